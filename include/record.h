@@ -1,0 +1,133 @@
+/* One normalised exit record, whatever struct taskstats version the kernel
+ * sent, and the parser that makes it from a generic netlink message.
+ *
+ * Nothing here trusts the kernel's bytes: every attribute length is checked,
+ * every field is read only when the attribute is long enough to hold it, and
+ * the record says which fields the kernel supplied. */
+#ifndef EXITMON_RECORD_H
+#define EXITMON_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Attribute and command numbers of the taskstats genl family (uapi). */
+enum {
+	TS_CMD_GET = 1,
+	TS_CMD_NEW = 2,
+	TS_TYPE_PID = 1,
+	TS_TYPE_TGID = 2,
+	TS_TYPE_STATS = 3,
+	TS_TYPE_AGGR_PID = 4,
+	TS_TYPE_AGGR_TGID = 5,
+	TS_TYPE_NULL = 6,
+	TS_CMD_ATTR_PID = 1,
+	TS_CMD_ATTR_TGID = 2,
+	TS_CMD_ATTR_REGISTER_CPUMASK = 3,
+	TS_CMD_ATTR_DEREGISTER_CPUMASK = 4,
+};
+
+#define TS_COMM_LEN 32
+/* Newest struct version whose layout we know; later ones parse by prefix. */
+#define TS_KNOWN_VERSION 17
+
+enum rec_type { REC_PID = 1, REC_TGID = 2 };
+
+/* Every struct taskstats field, in struct order (the version that added a
+ * group is noted).  Offsets live in record.c. */
+enum rec_field {
+	/* v1: header, delay accounting, basic accounting */
+	F_EXITCODE, F_FLAG, F_NICE,
+	F_CPU_COUNT, F_CPU_DELAY_TOTAL, F_BLKIO_COUNT, F_BLKIO_DELAY_TOTAL,
+	F_SWAPIN_COUNT, F_SWAPIN_DELAY_TOTAL, F_CPU_RUN_REAL_TOTAL,
+	F_CPU_RUN_VIRTUAL_TOTAL,
+	F_SCHED, F_UID, F_GID, F_PID, F_PPID, F_BTIME, F_ETIME, F_UTIME,
+	F_STIME, F_MINFLT, F_MAJFLT,
+	/* v2: extended accounting */
+	F_COREMEM, F_VIRTMEM, F_HIWATER_RSS, F_HIWATER_VM, F_READ_CHAR,
+	F_WRITE_CHAR, F_READ_SYSCALLS, F_WRITE_SYSCALLS,
+	/* v3: storage I/O */
+	F_READ_BYTES, F_WRITE_BYTES, F_CANCELLED_WRITE_BYTES,
+	/* v4: context switches */
+	F_NVCSW, F_NIVCSW,
+	/* v6: scaled times */
+	F_UTIMESCALED, F_STIMESCALED, F_CPU_SCALED_RUN_REAL_TOTAL,
+	/* v7: memory reclaim delay */
+	F_FREEPAGES_COUNT, F_FREEPAGES_DELAY_TOTAL,
+	/* v9: thrashing */
+	F_THRASHING_COUNT, F_THRASHING_DELAY_TOTAL,
+	/* v10: 64-bit begin time */
+	F_BTIME64,
+	/* v11: memory compaction */
+	F_COMPACT_COUNT, F_COMPACT_DELAY_TOTAL,
+	/* v12: thread group, executable */
+	F_TGID, F_TGETIME, F_EXE_DEV, F_EXE_INODE,
+	/* v13: write-protect copy */
+	F_WPCOPY_COUNT, F_WPCOPY_DELAY_TOTAL,
+	/* v14: IRQ */
+	F_IRQ_COUNT, F_IRQ_DELAY_TOTAL,
+	/* v15 (inserted in the middle) / v16 (moved to the end): peaks */
+	F_CPU_DELAY_MAX, F_CPU_DELAY_MIN, F_BLKIO_DELAY_MAX, F_BLKIO_DELAY_MIN,
+	F_SWAPIN_DELAY_MAX, F_SWAPIN_DELAY_MIN, F_FREEPAGES_DELAY_MAX,
+	F_FREEPAGES_DELAY_MIN, F_THRASHING_DELAY_MAX, F_THRASHING_DELAY_MIN,
+	F_COMPACT_DELAY_MAX, F_COMPACT_DELAY_MIN, F_WPCOPY_DELAY_MAX,
+	F_WPCOPY_DELAY_MIN, F_IRQ_DELAY_MAX, F_IRQ_DELAY_MIN,
+	/* v17: softirq */
+	F_SOFT_COUNT, F_SOFT_DELAY_TOTAL, F_SOFT_DELAY_MAX, F_SOFT_DELAY_MIN,
+	F__COUNT
+};
+
+#define REC_PRESENT_WORDS ((F__COUNT + 63) / 64)
+
+struct exit_record {
+	enum rec_type type;
+	uint32_t id;		/* the PID or TGID attribute */
+	uint16_t version;	/* struct version as sent (0 for old TGID records) */
+	uint16_t layout;	/* version whose layout was used to read it */
+	uint32_t stats_len;	/* length of the TYPE_STATS payload */
+	uint8_t comm_len;	/* bytes of comm before the first NUL */
+	char comm[TS_COMM_LEN + 1];	/* raw bytes, NUL-terminated for convenience */
+	bool attributed;	/* comm/uid/gid/ppid/pid taken from the pid record */
+	uint64_t present[REC_PRESENT_WORDS];
+	uint64_t v[F__COUNT];
+};
+
+/* What one taskstats message carried: a pid record, optionally followed
+ * by the tgid record of the group whose last task that was. */
+struct exit_msg {
+	unsigned n;
+	struct exit_record rec[2];
+};
+
+static inline bool rec_has(const struct exit_record *r, enum rec_field f)
+{
+	return (r->present[f / 64] >> (f % 64)) & 1;
+}
+
+static inline uint64_t rec_get(const struct exit_record *r, enum rec_field f)
+{
+	return r->v[f];
+}
+
+/* Field name (as used in CSV headers and JSON keys by default), or NULL. */
+const char *rec_field_name(enum rec_field f);
+/* Size in bytes of a struct of that version (0 if unknown). */
+size_t ts_struct_size(unsigned version);
+
+/* Parse one TYPE_STATS payload into r (type and id are left alone).
+ * layout_hint is used when the struct says version 0.
+ * Returns 0, or -EBADMSG when the payload is too short to be a taskstats. */
+int record_parse_stats(const void *p, size_t len, unsigned layout_hint,
+		       struct exit_record *r);
+
+/* Parse the attributes of one genl TASKSTATS_CMD_NEW message (what follows
+ * the genlmsghdr).  Returns 0 with out->n >= 1, or -EBADMSG for a malformed
+ * message (bad lengths, missing PID/STATS, unknown nesting). */
+int record_parse_attrs(const void *attrs, size_t len, struct exit_msg *out);
+
+/* Parse one netlink message: header, genl header, attributes.  Returns 0,
+ * -EBADMSG (malformed), or -ENOMSG (well formed but not an exit record:
+ * an ack, an error, another command). */
+int record_parse_nlmsg(const void *msg, size_t len, struct exit_msg *out);
+
+#endif

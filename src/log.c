@@ -1,0 +1,43 @@
+#include "log.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *progname = "exitmon";
+
+void log_init(const char *argv0)
+{
+	const char *slash = argv0 ? strrchr(argv0, '/') : NULL;
+
+	if (argv0)
+		progname = slash ? slash + 1 : argv0;
+}
+
+static void vmsg(const char *fmt, va_list ap)
+{
+	char line[1024];
+
+	vsnprintf(line, sizeof(line), fmt, ap);
+	/* One write per line so lines from several threads never interleave. */
+	fprintf(stderr, "%s: %s\n", progname, line);
+}
+
+void warnmsg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+}
+
+void die(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(fmt, ap);
+	va_end(ap);
+	exit(status);
+}

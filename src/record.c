@@ -1,0 +1,440 @@
+/* Versioned parse of taskstats exit messages into struct exit_record.
+ *
+ * struct taskstats grows by appending, with two exceptions: version 1 had a
+ * shorter header (padding instead of exit code and flags), and version 15
+ * inserted the *_delay_max/_min pairs after each delay total (version 16 moved
+ * them to the end).  We describe both layouts with our own structs, pick one
+ * by the version, and read a field only when the attribute holds all of it. */
+#include "record.h"
+
+#include <errno.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <stddef.h>
+#include <string.h>
+
+/* Append-only layout: versions 2..14 are prefixes, 16 and later too. */
+struct ts_abi {
+	uint16_t version;
+	uint32_t exitcode;
+	uint8_t flag, nice;
+	uint64_t cpu_count __attribute__((aligned(8)));
+	uint64_t cpu_delay_total, blkio_count, blkio_delay_total;
+	uint64_t swapin_count, swapin_delay_total;
+	uint64_t cpu_run_real_total, cpu_run_virtual_total;
+	char comm[TS_COMM_LEN];
+	uint8_t sched __attribute__((aligned(8)));
+	uint8_t pad[3];
+	uint32_t uid __attribute__((aligned(8)));
+	uint32_t gid, pid, ppid, btime;
+	uint64_t etime __attribute__((aligned(8)));
+	uint64_t utime, stime, minflt, majflt;
+	uint64_t coremem, virtmem, hiwater_rss, hiwater_vm;
+	uint64_t read_char, write_char, read_syscalls, write_syscalls;
+	uint64_t read_bytes, write_bytes, cancelled_write_bytes;
+	uint64_t nvcsw, nivcsw;
+	uint64_t utimescaled, stimescaled, cpu_scaled_run_real_total;
+	uint64_t freepages_count, freepages_delay_total;
+	uint64_t thrashing_count, thrashing_delay_total;
+	uint64_t btime64;
+	uint64_t compact_count, compact_delay_total;
+	uint32_t tgid;
+	uint64_t tgetime __attribute__((aligned(8)));
+	uint64_t exe_dev, exe_inode;
+	uint64_t wpcopy_count, wpcopy_delay_total;
+	uint64_t irq_count, irq_delay_total;
+	uint64_t cpu_delay_max, cpu_delay_min, blkio_delay_max, blkio_delay_min;
+	uint64_t swapin_delay_max, swapin_delay_min;
+	uint64_t freepages_delay_max, freepages_delay_min;
+	uint64_t thrashing_delay_max, thrashing_delay_min;
+	uint64_t compact_delay_max, compact_delay_min;
+	uint64_t wpcopy_delay_max, wpcopy_delay_min;
+	uint64_t irq_delay_max, irq_delay_min;
+	uint64_t soft_count, soft_delay_total, soft_delay_max, soft_delay_min;
+};
+
+/* Version 15 (Linux 6.14): peaks right after each delay total. */
+struct ts_abi_v15 {
+	uint16_t version;
+	uint32_t exitcode;
+	uint8_t flag, nice;
+	uint64_t cpu_count __attribute__((aligned(8)));
+	uint64_t cpu_delay_total, cpu_delay_max, cpu_delay_min;
+	uint64_t blkio_count, blkio_delay_total, blkio_delay_max, blkio_delay_min;
+	uint64_t swapin_count, swapin_delay_total, swapin_delay_max, swapin_delay_min;
+	uint64_t cpu_run_real_total, cpu_run_virtual_total;
+	char comm[TS_COMM_LEN];
+	uint8_t sched __attribute__((aligned(8)));
+	uint8_t pad[3];
+	uint32_t uid __attribute__((aligned(8)));
+	uint32_t gid, pid, ppid, btime;
+	uint64_t etime __attribute__((aligned(8)));
+	uint64_t utime, stime, minflt, majflt;
+	uint64_t coremem, virtmem, hiwater_rss, hiwater_vm;
+	uint64_t read_char, write_char, read_syscalls, write_syscalls;
+	uint64_t read_bytes, write_bytes, cancelled_write_bytes;
+	uint64_t nvcsw, nivcsw;
+	uint64_t utimescaled, stimescaled, cpu_scaled_run_real_total;
+	uint64_t freepages_count, freepages_delay_total;
+	uint64_t freepages_delay_max, freepages_delay_min;
+	uint64_t thrashing_count, thrashing_delay_total;
+	uint64_t thrashing_delay_max, thrashing_delay_min;
+	uint64_t btime64;
+	uint64_t compact_count, compact_delay_total;
+	uint64_t compact_delay_max, compact_delay_min;
+	uint32_t tgid;
+	uint64_t tgetime __attribute__((aligned(8)));
+	uint64_t exe_dev, exe_inode;
+	uint64_t wpcopy_count, wpcopy_delay_total;
+	uint64_t wpcopy_delay_max, wpcopy_delay_min;
+	uint64_t irq_count, irq_delay_total, irq_delay_max, irq_delay_min;
+};
+
+/* Version 1 (Linux 2.6.18 development): padding, then the delay fields. */
+struct ts_abi_v1 {
+	uint16_t version;
+	uint16_t padding[3];
+	uint64_t cpu_count, cpu_delay_total, blkio_count, blkio_delay_total;
+	uint64_t swapin_count, swapin_delay_total;
+	uint64_t cpu_run_real_total, cpu_run_virtual_total;
+};
+
+_Static_assert(sizeof(struct ts_abi_v1) == 72, "v1 layout");
+_Static_assert(offsetof(struct ts_abi, tgid) == 368, "v12 layout");
+_Static_assert(offsetof(struct ts_abi, cpu_delay_max) == 432, "v16 layout");
+_Static_assert(sizeof(struct ts_abi_v15) == 560, "v15 layout");
+_Static_assert(sizeof(struct ts_abi) == 592, "v17 layout");
+
+#define NONE 0xffff
+struct field_desc {
+	const char *name;
+	uint16_t off;		/* append-only layout */
+	uint16_t off_v15;
+	uint16_t off_v1;
+	uint8_t size;
+};
+
+#define SZ(m) (uint8_t)sizeof(((struct ts_abi *)0)->m)
+#define FD(id, m, nm) [id] = { nm, offsetof(struct ts_abi, m), \
+	offsetof(struct ts_abi_v15, m), NONE, SZ(m) }
+#define FD_NO15(id, m, nm) [id] = { nm, offsetof(struct ts_abi, m), NONE, \
+	NONE, SZ(m) }
+#define FD_V1(id, m, nm) [id] = { nm, offsetof(struct ts_abi, m), \
+	offsetof(struct ts_abi_v15, m), offsetof(struct ts_abi_v1, m), SZ(m) }
+
+static const struct field_desc fields[F__COUNT] = {
+	FD(F_EXITCODE, exitcode, "exitcode"),
+	FD(F_FLAG, flag, "flags"),
+	FD(F_NICE, nice, "nice"),
+	FD_V1(F_CPU_COUNT, cpu_count, "cpu_count"),
+	FD_V1(F_CPU_DELAY_TOTAL, cpu_delay_total, "cpu_delay_ns"),
+	FD_V1(F_BLKIO_COUNT, blkio_count, "blkio_count"),
+	FD_V1(F_BLKIO_DELAY_TOTAL, blkio_delay_total, "blkio_delay_ns"),
+	FD_V1(F_SWAPIN_COUNT, swapin_count, "swapin_count"),
+	FD_V1(F_SWAPIN_DELAY_TOTAL, swapin_delay_total, "swapin_delay_ns"),
+	FD_V1(F_CPU_RUN_REAL_TOTAL, cpu_run_real_total, "cpu_run_real_ns"),
+	FD_V1(F_CPU_RUN_VIRTUAL_TOTAL, cpu_run_virtual_total, "cpu_run_virtual_ns"),
+	FD(F_SCHED, sched, "sched"),
+	FD(F_UID, uid, "uid"),
+	FD(F_GID, gid, "gid"),
+	FD(F_PID, pid, "ac_pid"),
+	FD(F_PPID, ppid, "ppid"),
+	FD(F_BTIME, btime, "btime32"),
+	FD(F_ETIME, etime, "elapsed_us"),
+	FD(F_UTIME, utime, "utime_us"),
+	FD(F_STIME, stime, "stime_us"),
+	FD(F_MINFLT, minflt, "minflt"),
+	FD(F_MAJFLT, majflt, "majflt"),
+	FD(F_COREMEM, coremem, "coremem"),
+	FD(F_VIRTMEM, virtmem, "virtmem"),
+	FD(F_HIWATER_RSS, hiwater_rss, "hiwater_rss_kb"),
+	FD(F_HIWATER_VM, hiwater_vm, "hiwater_vm_kb"),
+	FD(F_READ_CHAR, read_char, "read_char"),
+	FD(F_WRITE_CHAR, write_char, "write_char"),
+	FD(F_READ_SYSCALLS, read_syscalls, "read_syscalls"),
+	FD(F_WRITE_SYSCALLS, write_syscalls, "write_syscalls"),
+	FD(F_READ_BYTES, read_bytes, "read_bytes"),
+	FD(F_WRITE_BYTES, write_bytes, "write_bytes"),
+	FD(F_CANCELLED_WRITE_BYTES, cancelled_write_bytes, "cancelled_write_bytes"),
+	FD(F_NVCSW, nvcsw, "nvcsw"),
+	FD(F_NIVCSW, nivcsw, "nivcsw"),
+	FD(F_UTIMESCALED, utimescaled, "utimescaled_us"),
+	FD(F_STIMESCALED, stimescaled, "stimescaled_us"),
+	FD(F_CPU_SCALED_RUN_REAL_TOTAL, cpu_scaled_run_real_total, "cpu_scaled_run_real_ns"),
+	FD(F_FREEPAGES_COUNT, freepages_count, "freepages_count"),
+	FD(F_FREEPAGES_DELAY_TOTAL, freepages_delay_total, "freepages_delay_ns"),
+	FD(F_THRASHING_COUNT, thrashing_count, "thrashing_count"),
+	FD(F_THRASHING_DELAY_TOTAL, thrashing_delay_total, "thrashing_delay_ns"),
+	FD(F_BTIME64, btime64, "btime64"),
+	FD(F_COMPACT_COUNT, compact_count, "compact_count"),
+	FD(F_COMPACT_DELAY_TOTAL, compact_delay_total, "compact_delay_ns"),
+	FD(F_TGID, tgid, "ac_tgid"),
+	FD(F_TGETIME, tgetime, "tg_elapsed_ns"),
+	FD(F_EXE_DEV, exe_dev, "exe_dev"),
+	FD(F_EXE_INODE, exe_inode, "exe_inode"),
+	FD(F_WPCOPY_COUNT, wpcopy_count, "wpcopy_count"),
+	FD(F_WPCOPY_DELAY_TOTAL, wpcopy_delay_total, "wpcopy_delay_ns"),
+	FD(F_IRQ_COUNT, irq_count, "irq_count"),
+	FD(F_IRQ_DELAY_TOTAL, irq_delay_total, "irq_delay_ns"),
+	FD(F_CPU_DELAY_MAX, cpu_delay_max, "cpu_delay_max_ns"),
+	FD(F_CPU_DELAY_MIN, cpu_delay_min, "cpu_delay_min_ns"),
+	FD(F_BLKIO_DELAY_MAX, blkio_delay_max, "blkio_delay_max_ns"),
+	FD(F_BLKIO_DELAY_MIN, blkio_delay_min, "blkio_delay_min_ns"),
+	FD(F_SWAPIN_DELAY_MAX, swapin_delay_max, "swapin_delay_max_ns"),
+	FD(F_SWAPIN_DELAY_MIN, swapin_delay_min, "swapin_delay_min_ns"),
+	FD(F_FREEPAGES_DELAY_MAX, freepages_delay_max, "freepages_delay_max_ns"),
+	FD(F_FREEPAGES_DELAY_MIN, freepages_delay_min, "freepages_delay_min_ns"),
+	FD(F_THRASHING_DELAY_MAX, thrashing_delay_max, "thrashing_delay_max_ns"),
+	FD(F_THRASHING_DELAY_MIN, thrashing_delay_min, "thrashing_delay_min_ns"),
+	FD(F_COMPACT_DELAY_MAX, compact_delay_max, "compact_delay_max_ns"),
+	FD(F_COMPACT_DELAY_MIN, compact_delay_min, "compact_delay_min_ns"),
+	FD(F_WPCOPY_DELAY_MAX, wpcopy_delay_max, "wpcopy_delay_max_ns"),
+	FD(F_WPCOPY_DELAY_MIN, wpcopy_delay_min, "wpcopy_delay_min_ns"),
+	FD(F_IRQ_DELAY_MAX, irq_delay_max, "irq_delay_max_ns"),
+	FD(F_IRQ_DELAY_MIN, irq_delay_min, "irq_delay_min_ns"),
+	FD_NO15(F_SOFT_COUNT, soft_count, "soft_count"),
+	FD_NO15(F_SOFT_DELAY_TOTAL, soft_delay_total, "soft_delay_ns"),
+	FD_NO15(F_SOFT_DELAY_MAX, soft_delay_max, "soft_delay_max_ns"),
+	FD_NO15(F_SOFT_DELAY_MIN, soft_delay_min, "soft_delay_min_ns"),
+};
+
+/* Size of each struct version.  Versions 5, 6 and 8 changed no layout. */
+static const uint16_t version_size[TS_KNOWN_VERSION + 1] = {
+	[1] = 72, [2] = 248, [3] = 272, [4] = 288, [5] = 288, [6] = 312,
+	[7] = 328, [8] = 328, [9] = 344, [10] = 352, [11] = 368, [12] = 400,
+	[13] = 416, [14] = 432, [15] = 560, [16] = 560, [17] = 592,
+};
+
+const char *rec_field_name(enum rec_field f)
+{
+	return (unsigned)f < F__COUNT ? fields[f].name : NULL;
+}
+
+size_t ts_struct_size(unsigned version)
+{
+	return version <= TS_KNOWN_VERSION ? version_size[version] : 0;
+}
+
+static uint64_t load_le(const unsigned char *p, unsigned size)
+{
+	uint64_t v = 0;
+
+	/* memcpy: the payload need not be aligned; hosts are little-endian
+	 * or big-endian alike since the kernel writes native order. */
+	switch (size) {
+	case 1: return p[0];
+	case 2: { uint16_t x; memcpy(&x, p, 2); return x; }
+	case 4: { uint32_t x; memcpy(&x, p, 4); return x; }
+	case 8: memcpy(&v, p, 8); return v;
+	}
+	return 0;
+}
+
+static uint16_t field_offset(const struct field_desc *d, unsigned layout)
+{
+	if (layout == 1)
+		return d->off_v1;
+	if (layout == 15)
+		return d->off_v15;
+	return d->off;
+}
+
+static void read_comm(const unsigned char *p, size_t len, struct exit_record *r)
+{
+	size_t off = offsetof(struct ts_abi, comm), n = 0;
+
+	r->comm_len = 0;
+	r->comm[0] = '\0';
+	if (len < off + TS_COMM_LEN)
+		return;
+	while (n < TS_COMM_LEN && p[off + n] != '\0')
+		n++;
+	memcpy(r->comm, p + off, n);
+	r->comm[n] = '\0';
+	r->comm_len = (uint8_t)n;
+}
+
+int record_parse_stats(const void *payload, size_t len, unsigned layout_hint,
+		       struct exit_record *r)
+{
+	const unsigned char *p = payload;
+	unsigned layout;
+	int f;
+
+	if (len < sizeof(uint16_t))
+		return -EBADMSG;
+	r->version = (uint16_t)load_le(p, 2);
+	r->stats_len = (uint32_t)len;
+	layout = r->version ? r->version : layout_hint;
+	/* A struct too short for its own version's header is not taskstats. */
+	if (len < (layout == 1 ? sizeof(struct ts_abi_v1)
+				: offsetof(struct ts_abi, comm)))
+		return -EBADMSG;
+	r->layout = (uint16_t)layout;
+	memset(r->present, 0, sizeof(r->present));
+	for (f = 0; f < F__COUNT; f++) {
+		uint16_t off = field_offset(&fields[f], layout);
+
+		r->v[f] = 0;
+		if (off == NONE || (size_t)off + fields[f].size > len)
+			continue;
+		r->v[f] = load_le(p + off, fields[f].size);
+		r->present[f / 64] |= 1ull << (f % 64);
+	}
+	if (layout == 1)
+		r->comm_len = 0, r->comm[0] = '\0';
+	else
+		read_comm(p, len, r);
+	return 0;
+}
+
+/* Attribute walking: each step checks the header and the claimed length
+ * against what is left, so no read ever goes past the buffer. */
+struct attr_iter {
+	const unsigned char *p;
+	size_t left;
+};
+
+static int attr_next(struct attr_iter *it, uint16_t *type,
+		     const unsigned char **data, size_t *dlen)
+{
+	struct nlattr a;
+	size_t step;
+
+	if (it->left == 0)
+		return 0;
+	if (it->left < NLA_HDRLEN)
+		return -EBADMSG;
+	memcpy(&a, it->p, sizeof(a));
+	if (a.nla_len < NLA_HDRLEN || a.nla_len > it->left)
+		return -EBADMSG;
+	*type = a.nla_type & NLA_TYPE_MASK;
+	*data = it->p + NLA_HDRLEN;
+	*dlen = a.nla_len - NLA_HDRLEN;
+	step = NLA_ALIGN(a.nla_len);
+	if (step > it->left)
+		step = it->left;	/* the last attribute may lack padding */
+	it->p += step;
+	it->left -= step;
+	return 1;
+}
+
+/* One AGGR_PID or AGGR_TGID nest: an id and a stats struct. */
+static int parse_aggr(const unsigned char *p, size_t len, uint16_t id_type,
+		      unsigned layout_hint, struct exit_record *r)
+{
+	struct attr_iter it = { p, len };
+	const unsigned char *d, *stats = NULL;
+	size_t dlen, stats_len = 0;
+	bool have_id = false;
+	uint16_t type;
+	int ret;
+
+	while ((ret = attr_next(&it, &type, &d, &dlen)) > 0) {
+		if (type == TS_TYPE_NULL)
+			continue;
+		if (type == id_type) {
+			if (dlen != sizeof(uint32_t) || have_id)
+				return -EBADMSG;
+			r->id = (uint32_t)load_le(d, 4);
+			have_id = true;
+		} else if (type == TS_TYPE_STATS) {
+			if (stats)
+				return -EBADMSG;
+			stats = d;
+			stats_len = dlen;
+		} else {
+			return -EBADMSG;
+		}
+	}
+	if (ret < 0 || !have_id || !stats)
+		return -EBADMSG;
+	return record_parse_stats(stats, stats_len, layout_hint, r);
+}
+
+/* A TGID record carries no comm (and on old kernels little else): take the
+ * task's identity from the pid record of the group's last task. */
+static void attribute_tgid(struct exit_record *tg, const struct exit_record *pid)
+{
+	static const enum rec_field ident[] = { F_UID, F_GID, F_PPID, F_PID };
+	unsigned i;
+
+	memcpy(tg->comm, pid->comm, sizeof(tg->comm));
+	tg->comm_len = pid->comm_len;
+	for (i = 0; i < sizeof(ident) / sizeof(ident[0]); i++) {
+		enum rec_field f = ident[i];
+
+		tg->v[f] = pid->v[f];
+		tg->present[f / 64] &= ~(1ull << (f % 64));
+		tg->present[f / 64] |= pid->present[f / 64] & (1ull << (f % 64));
+	}
+	tg->attributed = true;
+}
+
+static void set_field(struct exit_record *r, enum rec_field f, uint64_t v)
+{
+	r->v[f] = v;
+	r->present[f / 64] |= 1ull << (f % 64);
+}
+
+int record_parse_attrs(const void *attrs, size_t len, struct exit_msg *out)
+{
+	struct attr_iter it = { attrs, len };
+	const unsigned char *d;
+	size_t dlen;
+	uint16_t type;
+	int ret;
+
+	out->n = 0;
+	while ((ret = attr_next(&it, &type, &d, &dlen)) > 0) {
+		struct exit_record *r;
+		bool pid = type == TS_TYPE_AGGR_PID;
+
+		if (type == TS_TYPE_NULL)
+			continue;
+		/* Exactly: one AGGR_PID first, then at most one AGGR_TGID. */
+		if (!(pid && out->n == 0) && !(type == TS_TYPE_AGGR_TGID && out->n == 1))
+			return -EBADMSG;
+		r = &out->rec[out->n];
+		memset(r, 0, offsetof(struct exit_record, v));
+		r->type = pid ? REC_PID : REC_TGID;
+		if (parse_aggr(d, dlen, pid ? TS_TYPE_PID : TS_TYPE_TGID,
+			       pid ? 0 : out->rec[0].version ? out->rec[0].version
+							     : TS_KNOWN_VERSION,
+			       r) < 0)
+			return -EBADMSG;
+		out->n++;
+	}
+	if (ret < 0 || out->n == 0)
+		return -EBADMSG;
+	if (out->n == 2) {
+		attribute_tgid(&out->rec[1], &out->rec[0]);
+		/* Before v12 a pid record names no tgid; the message does. */
+		if (!rec_has(&out->rec[0], F_TGID))
+			set_field(&out->rec[0], F_TGID, out->rec[1].id);
+	}
+	return 0;
+}
+
+int record_parse_nlmsg(const void *msg, size_t len, struct exit_msg *out)
+{
+	struct nlmsghdr nh;
+	struct genlmsghdr gh;
+	size_t hdr = NLMSG_HDRLEN + GENL_HDRLEN;
+
+	if (len < NLMSG_HDRLEN)
+		return -EBADMSG;
+	memcpy(&nh, msg, sizeof(nh));
+	if (nh.nlmsg_len < NLMSG_HDRLEN || nh.nlmsg_len > len)
+		return -EBADMSG;
+	if (nh.nlmsg_type == NLMSG_ERROR || nh.nlmsg_type == NLMSG_DONE ||
+	    nh.nlmsg_type == NLMSG_NOOP || nh.nlmsg_type == NLMSG_OVERRUN)
+		return -ENOMSG;
+	if (nh.nlmsg_len < hdr)
+		return -EBADMSG;
+	memcpy(&gh, (const unsigned char *)msg + NLMSG_HDRLEN, sizeof(gh));
+	if (gh.cmd != TS_CMD_NEW)
+		return -ENOMSG;
+	return record_parse_attrs((const unsigned char *)msg + hdr,
+				  nh.nlmsg_len - hdr, out);
+}
