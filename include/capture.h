@@ -20,12 +20,11 @@ int capture_open(const char *path, struct capture_writer **out);
 /* Append one message (whole packets only: a short write is rolled back). */
 int capture_write(struct capture_writer *w, const void *msg, size_t len,
 		  const struct timespec *ts);
-int capture_flush(struct capture_writer *w);
 void capture_close(struct capture_writer *w);
 
 /* Read: 0 ok; -EINVAL not a pcap of link type 253; -errno. */
 int capture_read_open(const char *path, struct capture_reader **out);
-/* 1 with *msg/*len set (valid until the next call), 0 at the end,
+/* 1 with msg and len set (valid until the next call), 0 at the end,
  * -EBADMSG for a truncated or oversized packet record. */
 int capture_read_next(struct capture_reader *r, const void **msg, size_t *len);
 void capture_read_close(struct capture_reader *r);

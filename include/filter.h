@@ -1,0 +1,21 @@
+/* Which records are written: --comm GLOB, --tgid N, --uid N.  A tgid
+ * record is judged by the identity of its group's last task. */
+#ifndef EXITMON_FILTER_H
+#define EXITMON_FILTER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "record.h"
+
+struct filter {
+	const char *comm_glob;	/* NULL: any */
+	bool by_tgid, by_uid;
+	uint32_t tgid, uid;
+};
+
+bool filter_match(const struct filter *f, const struct exit_record *r);
+/* The record's thread group id, or 0 when the record does not say. */
+uint32_t record_tgid(const struct exit_record *r);
+
+#endif

@@ -1,0 +1,46 @@
+/* Receiving from the listener socket: batched non-blocking drains with
+ * recvmmsg (the default), or one blocking receive per record (--wakeup, the
+ * getdelays/exit_recv way), and the socket's own loss accounting. */
+#ifndef EXITMON_RECEIVE_H
+#define EXITMON_RECEIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "genl.h"
+
+/* A PID+TGID message is ~1.3 KB on current kernels; leave room to grow. */
+#define RECV_SLOT 8192
+#define RECV_BATCH 64
+
+struct receiver {
+	int fd;
+	struct mmsghdr *msgs;
+	struct iovec *iov;
+	unsigned char *bufs;
+	uint32_t drops_last;	/* SO_MEMINFO drop counter, 32 bits, wraps */
+	uint64_t drops;		/* accumulated since receiver_init */
+};
+
+struct queue_state {
+	uint32_t rmem_alloc;	/* bytes queued */
+	uint32_t rcvbuf;	/* the socket's limit */
+};
+
+int receiver_init(struct receiver *r, int fd);
+void receiver_free(struct receiver *r);
+/* Read everything queued without blocking; each datagram goes to fn.
+ * Returns datagrams read, or -errno of a hard failure. */
+int receiver_drain(struct receiver *r, ts_msg_fn fn, void *arg);
+/* Block until one datagram arrives (or a signal: -EINTR). */
+int receiver_wait_one(struct receiver *r, ts_msg_fn fn, void *arg);
+/* Refresh r->drops from the kernel's exact per-socket drop counter. */
+int receiver_update_drops(struct receiver *r);
+int receiver_queue(const struct receiver *r, struct queue_state *q);
+
+/* SO_RCVBUFFORCE (CAP_NET_ADMIN), else SO_RCVBUF capped by rmem_max.
+ * *actual is what the kernel granted (it doubles the request). */
+int socket_set_rcvbuf(int fd, uint64_t bytes, uint64_t *actual);
+
+#endif

@@ -1,0 +1,49 @@
+/* Capabilities via libcap. */
+#include "caps.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/capability.h>
+
+bool caps_have_net_admin(void)
+{
+	cap_t caps = cap_get_proc();
+	cap_flag_value_t v = CAP_CLEAR;
+
+	if (!caps)
+		return false;
+	cap_get_flag(caps, CAP_NET_ADMIN, CAP_PERMITTED, &v);
+	cap_free(caps);
+	return v == CAP_SET;
+}
+
+int caps_net_admin_effective(bool on)
+{
+	cap_value_t cap = CAP_NET_ADMIN;
+	cap_t caps = cap_get_proc();
+	int r = 0;
+
+	if (!caps)
+		return -errno;
+	if (cap_set_flag(caps, CAP_EFFECTIVE, 1, &cap, on ? CAP_SET : CAP_CLEAR) < 0 ||
+	    cap_set_proc(caps) < 0)
+		r = -errno;
+	cap_free(caps);
+	return r;
+}
+
+/* The initial user namespace maps every uid onto itself. */
+bool in_initial_user_ns(void)
+{
+	unsigned long a, b, n;
+	FILE *f = fopen("/proc/self/uid_map", "re");
+	bool init = true;
+
+	if (!f)
+		return true;	/* no user namespaces at all */
+	if (fscanf(f, "%lu %lu %lu", &a, &b, &n) == 3)
+		init = a == 0 && b == 0 && n == 4294967295ul;
+	fclose(f);
+	return init;
+}

@@ -1,0 +1,159 @@
+/* pcap files of raw netlink messages (LINKTYPE_NETLINK). */
+#include "capture.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#define PCAP_MAGIC 0xa1b2c3d4u	/* microsecond timestamps, native order */
+
+struct pcap_file_hdr {
+	uint32_t magic;
+	uint16_t major, minor;
+	int32_t thiszone;
+	uint32_t sigfigs, snaplen, linktype;
+};
+
+struct pcap_rec_hdr {
+	uint32_t ts_sec, ts_usec, incl_len, orig_len;
+};
+
+struct capture_writer {
+	int fd;
+};
+
+struct capture_reader {
+	FILE *f;
+	unsigned char buf[CAPTURE_SNAPLEN];
+};
+
+static int write_all(int fd, const void *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p = (const char *)p + w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int capture_open(const char *path, struct capture_writer **out)
+{
+	struct pcap_file_hdr h = { PCAP_MAGIC, 2, 4, 0, 0, CAPTURE_SNAPLEN,
+				   CAPTURE_LINKTYPE_NETLINK };
+	struct capture_writer *w;
+	struct stat st;
+	int r;
+
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (w->fd < 0 || fstat(w->fd, &st) < 0) {
+		r = -errno;
+		goto fail;
+	}
+	if (st.st_size == 0 && (r = write_all(w->fd, &h, sizeof(h))) < 0)
+		goto fail;
+	*out = w;
+	return 0;
+fail:
+	if (w->fd >= 0)
+		close(w->fd);
+	free(w);
+	return r;
+}
+
+int capture_write(struct capture_writer *w, const void *msg, size_t len,
+		  const struct timespec *ts)
+{
+	struct pcap_rec_hdr h;
+	struct iovec iov[2];
+	size_t want;
+	ssize_t n;
+	off_t before;
+
+	if (len > CAPTURE_SNAPLEN)
+		len = CAPTURE_SNAPLEN;
+	h.ts_sec = (uint32_t)ts->tv_sec;
+	h.ts_usec = (uint32_t)(ts->tv_nsec / 1000);
+	h.incl_len = h.orig_len = (uint32_t)len;
+	iov[0] = (struct iovec){ &h, sizeof(h) };
+	iov[1] = (struct iovec){ (void *)msg, len };
+	want = sizeof(h) + len;
+	/* One writev per packet with O_APPEND: a SIGKILL leaves whole
+	 * packets; a short write (disk full) is cut back off. */
+	before = lseek(w->fd, 0, SEEK_END);
+	n = writev(w->fd, iov, 2);
+	if (n == (ssize_t)want)
+		return 0;
+	if (n >= 0 && before >= 0 && ftruncate(w->fd, before) < 0)
+		return -errno;
+	return n < 0 ? -errno : -ENOSPC;
+}
+
+void capture_close(struct capture_writer *w)
+{
+	if (!w)
+		return;
+	close(w->fd);
+	free(w);
+}
+
+int capture_read_open(const char *path, struct capture_reader **out)
+{
+	struct pcap_file_hdr h;
+	struct capture_reader *r = malloc(sizeof(*r));
+	int err = -EINVAL;
+
+	if (!r)
+		return -ENOMEM;
+	r->f = fopen(path, "rbe");
+	if (!r->f) {
+		err = -errno;
+		free(r);
+		return err;
+	}
+	if (fread(&h, sizeof(h), 1, r->f) != 1 || h.magic != PCAP_MAGIC ||
+	    h.linktype != CAPTURE_LINKTYPE_NETLINK) {
+		capture_read_close(r);
+		return err;
+	}
+	*out = r;
+	return 0;
+}
+
+int capture_read_next(struct capture_reader *r, const void **msg, size_t *len)
+{
+	struct pcap_rec_hdr h;
+	size_t got = fread(&h, 1, sizeof(h), r->f);
+
+	if (got == 0 && feof(r->f))
+		return 0;
+	if (got != sizeof(h) || h.incl_len > sizeof(r->buf))
+		return -EBADMSG;
+	if (fread(r->buf, 1, h.incl_len, r->f) != h.incl_len)
+		return -EBADMSG;
+	*msg = r->buf;
+	*len = h.incl_len;
+	return 1;
+}
+
+void capture_read_close(struct capture_reader *r)
+{
+	if (!r)
+		return;
+	fclose(r->f);
+	free(r);
+}

@@ -1,0 +1,192 @@
+/* exitmon: the taskstats exit-record collector. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpulist.h"
+#include "log.h"
+#include "monitor.h"
+#include "numparse.h"
+#include "opts.h"
+
+enum {
+	OPT_CPUS = 256, OPT_INTERVAL, OPT_WAKEUP, OPT_RCVBUF, OPT_STATS,
+	OPT_COMM, OPT_TGID, OPT_UID, OPT_SUMMARY, OPT_NO_SELF_CHECK,
+	OPT_PIDFILE, OPT_DURATION, OPT_COUNT, OPT_CAPTURE, OPT_REPLAY,
+};
+
+static const struct opt_desc options[] = {
+	{ "format", 'f', "FMT", "output format: text, csv or jsonl (default text)" },
+	{ "output", 'o', "FILE", "write records to FILE (default standard output)" },
+	{ "cpus", OPT_CPUS, "LIST", "register for these CPUs (default: all possible)" },
+	{ "interval", OPT_INTERVAL, "MS", "drain the socket every MS milliseconds (default 10)" },
+	{ "wakeup", OPT_WAKEUP, NULL, "wake for every record (the classic getdelays way)" },
+	{ "rcvbuf", OPT_RCVBUF, "BYTES", "socket receive buffer, K/M/G suffixes (default 8M)" },
+	{ "stats", OPT_STATS, "SECONDS", "print a stats line to stderr every SECONDS" },
+	{ "comm", OPT_COMM, "GLOB", "write only records whose command matches GLOB" },
+	{ "tgid", OPT_TGID, "N", "write only records of thread group N" },
+	{ "uid", OPT_UID, "N", "write only records of user id N" },
+	{ "summary", OPT_SUMMARY, "FILE", "write key=value totals to FILE at exit" },
+	{ "no-self-check", OPT_NO_SELF_CHECK, NULL, "do not verify that records arrive" },
+	{ "pidfile", OPT_PIDFILE, "FILE", "write our pid to FILE once records flow" },
+	{ "duration", OPT_DURATION, "SECONDS", "stop after SECONDS" },
+	{ "count", OPT_COUNT, "N", "stop after N matching records" },
+	{ "capture", OPT_CAPTURE, "FILE", "append raw netlink messages to FILE (pcap)" },
+	{ "replay", OPT_REPLAY, "FILE", "parse a capture instead of listening (no privileges)" },
+	{ "help", 'h', NULL, "show this help and exit" },
+	{ "version", 'V', NULL, "show the version and exit" },
+};
+#define N_OPTIONS (sizeof(options) / sizeof(options[0]))
+
+static _Noreturn void usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static _Noreturn void usage_error(const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	die(EXIT_USAGE, "%s; see '%s --help'", msg, progname);
+}
+
+static double seconds_arg(const char *name, const char *arg, double min)
+{
+	double v;
+
+	if (parse_double(arg, min, 1e9, &v) < 0)
+		usage_error("bad value for --%s: '%s' (a number of seconds)",
+			    name, arg);
+	return v;
+}
+
+static uint32_t u32_arg(const char *name, const char *arg)
+{
+	uint32_t v;
+
+	if (parse_u32(arg, 0, UINT32_MAX - 1, &v) < 0)
+		usage_error("bad value for --%s: '%s' (a number)", name, arg);
+	return v;
+}
+
+static void set_cpus(struct mon_config *cfg, const char *arg)
+{
+	struct cpuset_bits possible;
+	int r = cpulist_read_file("/sys/devices/system/cpu/possible", &possible);
+
+	if (r < 0)
+		die(EXIT_RUNTIME, "cannot read /sys/devices/system/cpu/possible: %s",
+		    strerror(-r));
+	if (!arg) {
+		cfg->cpus = possible;
+	} else if (cpulist_parse(arg, &cfg->cpus) < 0) {
+		usage_error("bad cpu list '%s' (expected a list such as 0-3,8)", arg);
+	} else if (!cpuset_subset(&cfg->cpus, &possible)) {
+		char p[256];
+
+		cpulist_format(&possible, p, sizeof(p));
+		die(EXIT_CPUMASK, "cpu list '%s' names CPUs that do not exist; "
+		    "possible CPUs are %s", arg, p);
+	}
+	if (cpulist_format(&cfg->cpus, cfg->cpulist, sizeof(cfg->cpulist)) >=
+	    sizeof(cfg->cpulist))
+		die(EXIT_USAGE, "cpu list too long");
+}
+
+static void parse_option(struct mon_config *cfg, int key, const char *arg,
+			 const char **cpus_arg)
+{
+	uint64_t u;
+
+	switch (key) {
+	case 'f':
+		if (format_from_name(arg, &cfg->fmt) < 0)
+			usage_error("unknown format '%s' (use text, csv or jsonl)", arg);
+		break;
+	case 'o': cfg->output = arg; break;
+	case OPT_CPUS: *cpus_arg = arg; break;
+	case OPT_INTERVAL:
+		if (parse_u64(arg, 1, 60000, &u) < 0)
+			usage_error("bad value for --interval: '%s' (1 to 60000 ms)", arg);
+		cfg->interval_ms = (unsigned)u;
+		break;
+	case OPT_WAKEUP: cfg->wakeup = true; break;
+	case OPT_RCVBUF:
+		if (parse_size(arg, 4096, 1ull << 30, &cfg->rcvbuf) < 0)
+			usage_error("bad value for --rcvbuf: '%s' (4K to 1G)", arg);
+		break;
+	case OPT_STATS: cfg->stats_s = seconds_arg("stats", arg, 0.01); break;
+	case OPT_COMM: cfg->filter.comm_glob = arg; break;
+	case OPT_TGID:
+		cfg->filter.by_tgid = true;
+		cfg->filter.tgid = u32_arg("tgid", arg);
+		break;
+	case OPT_UID:
+		cfg->filter.by_uid = true;
+		cfg->filter.uid = u32_arg("uid", arg);
+		break;
+	case OPT_SUMMARY: cfg->summary = arg; break;
+	case OPT_NO_SELF_CHECK: cfg->self_check = false; break;
+	case OPT_PIDFILE: cfg->pidfile = arg; break;
+	case OPT_DURATION: cfg->duration_s = seconds_arg("duration", arg, 0.001); break;
+	case OPT_COUNT:
+		if (parse_u64(arg, 1, UINT64_MAX, &cfg->count) < 0)
+			usage_error("bad value for --count: '%s' (a positive number)", arg);
+		break;
+	case OPT_CAPTURE: cfg->capture = arg; break;
+	case OPT_REPLAY: cfg->replay = arg; break;
+	case 'h':
+		opts_help(stdout, "Usage: exitmon [OPTION]...\n"
+			  "Collect the kernel's taskstats exit records and count "
+			  "every one lost.", options, N_OPTIONS);
+		exit(0);
+	case 'V': printf("exitmon %s\n", EXITMON_VERSION); exit(0);
+	default: break;
+	}
+}
+
+static void parse_args(int argc, char **argv, struct mon_config *cfg)
+{
+	struct option lo[N_OPTIONS + 1];
+	char shortopts[3 * N_OPTIONS + 2];
+	const char *cpus_arg = NULL;
+	int key;
+
+	opts_build(options, N_OPTIONS, lo, shortopts);
+	opterr = 0;
+	while ((key = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
+		if (key == '?')
+			usage_error("unknown option '%s'", argv[optind - 1]);
+		if (key == ':')
+			usage_error("option '%s' needs a value", argv[optind - 1]);
+		parse_option(cfg, key, optarg, &cpus_arg);
+	}
+	if (optind < argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
+	if (cfg->replay && (cfg->capture || cpus_arg || cfg->wakeup || cfg->pidfile))
+		usage_error("%s", "--replay reads a file: it cannot be combined "
+			    "with --capture, --cpus, --wakeup or --pidfile");
+	if (cfg->output && cfg->capture && !strcmp(cfg->output, cfg->capture))
+		usage_error("%s", "--output and --capture name the same file");
+	if (!cfg->replay)
+		set_cpus(cfg, cpus_arg);
+}
+
+int main(int argc, char **argv)
+{
+	struct mon_config cfg = {
+		.fmt = FMT_TEXT,
+		.interval_ms = DEFAULT_INTERVAL_MS,
+		.rcvbuf = DEFAULT_RCVBUF,
+		.self_check = true,
+	};
+
+	log_init(argv[0]);
+	parse_args(argc, argv, &cfg);
+	mon_install_signals();
+	return cfg.replay ? mon_replay(&cfg) : mon_run(&cfg);
+}

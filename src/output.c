@@ -1,0 +1,201 @@
+/* Buffered, whole-line record output that never blocks the collector. */
+#include "output.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define OUTPUT_BUF (256 * 1024)
+/* What a stalled reader may leave queued before records are counted lost. */
+#define OUTPUT_MAX_PENDING (16 * 1024 * 1024)
+
+static uint64_t count_lines(const char *p, size_t n)
+{
+	uint64_t c = 0;
+	const char *e = p + n;
+
+	while (p < e && (p = memchr(p, '\n', (size_t)(e - p)))) {
+		c++;
+		p++;
+	}
+	return c;
+}
+
+static int open_fd(struct output *o)
+{
+	struct stat st;
+
+	if (o->path) {
+		o->fd = open(o->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+			     0644);
+		if (o->fd < 0)
+			return -errno;
+	} else {
+		o->fd = STDOUT_FILENO;
+	}
+	if (fstat(o->fd, &st) < 0)
+		return -errno;
+	o->regular = S_ISREG(st.st_mode);
+	/* A pipe whose reader stops must not stop the collector. */
+	if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
+		int fl = fcntl(o->fd, F_GETFL);
+
+		if (fl >= 0 && !(fl & O_NONBLOCK) &&
+		    fcntl(o->fd, F_SETFL, fl | O_NONBLOCK) == 0)
+			o->nonblock_set = true;
+	}
+	if (!o->regular || st.st_size == 0) {
+		char hdr[FORMAT_MAX_LINE];
+		size_t n = format_header(o->fmt, hdr, sizeof(hdr));
+
+		if (n && n < sizeof(hdr)) {
+			memcpy(o->buf + o->len, hdr, n);
+			o->len += n;
+		}
+	}
+	return 0;
+}
+
+int output_open(struct output *o, const char *path, enum out_format fmt)
+{
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
+	o->fmt = fmt;
+	o->cap = OUTPUT_BUF;
+	o->max_pending = OUTPUT_MAX_PENDING;
+	o->buf = malloc(o->cap);
+	if (!o->buf)
+		return -ENOMEM;
+	if (path && !(o->path = strdup(path)))
+		return -ENOMEM;
+	return open_fd(o);
+}
+
+static int grow(struct output *o, size_t need)
+{
+	size_t cap = o->cap;
+	char *b;
+
+	while (cap < need)
+		cap *= 2;
+	if (cap > o->max_pending + FORMAT_MAX_LINE)
+		return -ENOBUFS;
+	b = realloc(o->buf, cap);
+	if (!b)
+		return -ENOMEM;
+	o->buf = b;
+	o->cap = cap;
+	return 0;
+}
+
+void output_line(struct output *o, const char *line, size_t len)
+{
+	if (o->len + len > o->cap) {
+		output_flush(o);
+		if (o->len + len > o->cap && grow(o, o->len + len) < 0) {
+			o->unwritten++;	/* reader stalled too long */
+			return;
+		}
+	}
+	memcpy(o->buf + o->len, line, len);
+	o->len += len;
+	o->lines++;
+}
+
+/* Cut a partial line off a regular file after a failed write. */
+static void cut_partial(struct output *o, size_t done)
+{
+	const char *nl = done ? memrchr(o->buf, '\n', done) : NULL;
+	size_t whole = nl ? (size_t)(nl - o->buf) + 1 : 0;
+	off_t end;
+
+	if (whole == done || !o->regular)
+		return;
+	end = lseek(o->fd, 0, SEEK_END);
+	if (end >= (off_t)(done - whole) &&
+	    ftruncate(o->fd, end - (off_t)(done - whole)) == 0)
+		return;
+}
+
+static void consume(struct output *o, size_t n)
+{
+	uint64_t l = count_lines(o->buf, n);
+
+	o->written += l;
+	o->lines -= l;
+	memmove(o->buf, o->buf + n, o->len - n);
+	o->len -= n;
+}
+
+int output_flush(struct output *o)
+{
+	size_t done = 0;
+
+	while (done < o->len) {
+		ssize_t n = write(o->fd, o->buf + done, o->len - done);
+
+		if (n > 0) {
+			done += (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		o->last_err = n < 0 ? -errno : -EIO;
+		break;
+	}
+	if (done == o->len) {
+		o->written += o->lines;
+		o->lines = 0;
+		o->len = 0;
+		o->last_err = 0;
+		return 0;
+	}
+	if (o->last_err == -EAGAIN) {
+		/* Slow reader: keep the rest queued (output_line bounds it);
+		 * a line written in part is finished on the next flush. */
+		consume(o, done);
+		return o->last_err;
+	}
+	/* Disk full or reader gone: what was written whole stays, the rest
+	 * of the queue is lost and counted; no partial line is left. */
+	cut_partial(o, done);
+	{
+		uint64_t whole = count_lines(o->buf, done);
+
+		o->written += whole;
+		o->unwritten += o->lines - whole;
+	}
+	o->lines = 0;
+	o->len = 0;
+	return o->last_err;
+}
+
+int output_reopen(struct output *o)
+{
+	output_flush(o);
+	if (!o->path)
+		return 0;
+	close(o->fd);
+	return open_fd(o);
+}
+
+void output_close(struct output *o)
+{
+	if (o->buf)
+		output_flush(o);
+	if (o->nonblock_set) {
+		int fl = fcntl(o->fd, F_GETFL);
+
+		if (fl >= 0)
+			fcntl(o->fd, F_SETFL, fl & ~O_NONBLOCK);
+	}
+	if (o->path && o->fd >= 0)
+		close(o->fd);
+	free(o->buf);
+	free(o->path);
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
+}

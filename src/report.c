@@ -1,0 +1,86 @@
+/* Stats line, final line and summary file. */
+#include "report.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <sys/resource.h>
+
+#include "kvfile.h"
+#include "log.h"
+
+void report_stats_line(const struct run_counts *rc, double seconds, double rate)
+{
+	const struct loss_counters *n = rc->n;
+
+	warnmsg("stats: %.1fs records=%" PRIu64 " pid=%" PRIu64 " tgid=%" PRIu64
+		" matched=%" PRIu64 " written=%" PRIu64 " unwritten=%" PRIu64
+		" dropped=%" PRIu64 " enobufs=%" PRIu64 " truncated=%" PRIu64
+		" malformed=%" PRIu64 " rate=%.0f/s",
+		seconds, n->records, n->records_pid, n->records_tgid, n->matched,
+		rc->written, rc->unwritten, n->dropped, n->enobufs, n->truncated,
+		n->malformed, rate);
+}
+
+void report_final(const struct run_counts *rc, const struct run_info *ri)
+{
+	const struct loss_counters *n = rc->n;
+
+	warnmsg("done: %" PRIu64 " records (%" PRIu64 " pid, %" PRIu64
+		" tgid), %" PRIu64 " matched, %" PRIu64 " written in %.2fs; "
+		"lost: %" PRIu64 " dropped, %" PRIu64 " ENOBUFS episodes, %"
+		PRIu64 " truncated, %" PRIu64 " malformed, %" PRIu64 " unwritten",
+		n->records, n->records_pid, n->records_tgid, n->matched,
+		rc->written, ri->seconds, n->dropped, n->enobufs, n->truncated,
+		n->malformed, rc->unwritten);
+	if (n->dropped || n->enobufs)
+		warnmsg("records were lost because the receive queue overflowed: "
+			"raise --rcvbuf or lower --interval");
+}
+
+void run_info_fill_usage(struct run_info *ri)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		return;
+	ri->cpu_user = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+	ri->cpu_sys = (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	ri->max_rss_kb = ru.ru_maxrss;
+}
+
+int report_summary(const char *path, const struct run_counts *rc,
+		   const struct run_info *ri)
+{
+	const struct loss_counters *n = rc->n;
+	struct kvbuf kb;
+	int r;
+
+	kv_init(&kb);
+	kv_u64(&kb, "records", n->records);
+	kv_u64(&kb, "records_pid", n->records_pid);
+	kv_u64(&kb, "records_tgid", n->records_tgid);
+	kv_u64(&kb, "matched", n->matched);
+	kv_u64(&kb, "filtered", n->filtered);
+	kv_u64(&kb, "written", rc->written);
+	kv_u64(&kb, "unwritten", rc->unwritten);
+	kv_u64(&kb, "dropped", n->dropped);
+	kv_u64(&kb, "enobufs", n->enobufs);
+	kv_u64(&kb, "truncated", n->truncated);
+	kv_u64(&kb, "malformed", n->malformed);
+	kv_u64(&kb, "other", n->other);
+	kv_u64(&kb, "capture_errors", n->capture_errors);
+	kv_double(&kb, "seconds", ri->seconds);
+	kv_double(&kb, "cpu_user", ri->cpu_user);
+	kv_double(&kb, "cpu_sys", ri->cpu_sys);
+	kv_double(&kb, "cpu_us_per_record", n->records ?
+		  (ri->cpu_user + ri->cpu_sys) * 1e6 / (double)n->records : 0);
+	kv_u64(&kb, "max_rss_kb", (uint64_t)ri->max_rss_kb);
+	kv_u64(&kb, "rcvbuf", ri->rcvbuf);
+	kv_u64(&kb, "interval_ms", ri->interval_ms);
+	kv_str(&kb, "mode", ri->wakeup ? "wakeup" : "batch");
+	kv_u64(&kb, "struct_version", ri->struct_version);
+	kv_str(&kb, "cpus", ri->cpulist ? ri->cpulist : "");
+	r = kv_write_atomic(path, &kb);
+	kv_free(&kb);
+	return r;
+}
