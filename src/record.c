@@ -239,9 +239,12 @@ static uint16_t field_offset(const struct field_desc *d, unsigned layout)
 	return d->off;
 }
 
-static void read_comm(const unsigned char *p, size_t len, struct exit_record *r)
+static void read_comm(const unsigned char *p, size_t len, unsigned layout,
+		      struct exit_record *r)
 {
-	size_t off = offsetof(struct ts_abi, comm), n = 0;
+	/* v15 inserted 48 bytes of peaks before comm. */
+	size_t off = layout == 15 ? offsetof(struct ts_abi_v15, comm)
+				  : offsetof(struct ts_abi, comm), n = 0;
 
 	r->comm_len = 0;
 	r->comm[0] = '\0';
@@ -284,7 +287,7 @@ int record_parse_stats(const void *payload, size_t len, unsigned layout_hint,
 	if (layout == 1)
 		r->comm_len = 0, r->comm[0] = '\0';
 	else
-		read_comm(p, len, r);
+		read_comm(p, len, layout, r);
 	return 0;
 }
 
