@@ -81,11 +81,12 @@ static void set_cpus(struct mon_config *cfg, const char *arg)
 	if (r < 0)
 		die(EXIT_RUNTIME, "cannot read /sys/devices/system/cpu/possible: %s",
 		    strerror(-r));
+	r = arg ? cpulist_parse(arg, &cfg->cpus) : 0;
 	if (!arg) {
 		cfg->cpus = possible;
-	} else if (cpulist_parse(arg, &cfg->cpus) < 0) {
+	} else if (r == -EINVAL) {
 		usage_error("bad cpu list '%s' (expected a list such as 0-3,8)", arg);
-	} else if (!cpuset_subset(&cfg->cpus, &possible)) {
+	} else if (r < 0 || !cpuset_subset(&cfg->cpus, &possible)) {
 		char p[256];
 
 		cpulist_format(&possible, p, sizeof(p));

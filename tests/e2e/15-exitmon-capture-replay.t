@@ -1,0 +1,41 @@
+#!/bin/bash
+# --capture stores the raw messages; --replay parses them without
+# privileges and gives the same records, in every format.
+. "$(dirname "$0")/lib.sh"
+need_taskstats
+
+TAG=xmcap$$
+bin=$(tagbin "$TAG")
+start_exitmon cap -f csv --comm "$TAG" --capture "$T/cap.pcap" || nok "collector ready"
+for i in 1 2 3 4 5; do "$bin"; done
+python3 -c 'import threading; t=threading.Thread(target=lambda: 0); t.start(); t.join()'
+sleep 0.2
+stop_exitmon
+check "capture written" [ -s "$T/cap.pcap" ]
+check "pcap magic and netlink link type" \
+	[ "$(od -An -tx4 -N4 "$T/cap.pcap" | tr -d ' ')" = a1b2c3d4 -a \
+	  "$(od -An -tu4 -j20 -N4 "$T/cap.pcap" | tr -d ' ')" = 253 ]
+chmod 644 "$T/cap.pcap"
+mkdir -m 1777 "$T/pub"
+setpriv --reuid=nobody --regid=nogroup --clear-groups \
+	"$EXITMON" --replay "$T/cap.pcap" -f csv --comm "$TAG" --summary "$T/pub/rep.sum" \
+	> "$T/rep.out" 2>"$T/rep.err"
+check "replay as nobody exits 0" [ $? -eq 0 ]
+check "replay gives the same records" cmp -s "$T/cap.out" "$T/rep.out"
+check "replay summary: 5 matched" [ "$(kv "$T/pub/rep.sum" matched)" -eq 5 ]
+"$EXITMON" --replay "$T/cap.pcap" -f csv > "$T/all.out" 2>/dev/null
+check "capture holds other exits too (python's thread and tgid)" \
+	[ "$(grep -c '^tgid,' "$T/all.out")" -ge 1 ]
+for fmt in text jsonl; do
+	"$EXITMON" --replay "$T/cap.pcap" -f $fmt --comm "$TAG" > "$T/rep.$fmt" 2>/dev/null
+	check "replay -f $fmt: 5 records" [ "$(grep -c "$TAG" "$T/rep.$fmt")" -eq 5 ]
+done
+# A capture cut off mid-packet (collector killed) still replays.
+head -c -7 "$T/cap.pcap" > "$T/cut.pcap"
+"$EXITMON" --replay "$T/cut.pcap" -f csv > /dev/null 2>"$T/cut.err"
+check "truncated capture replays (exit 0)" [ $? -eq 0 ]
+check "and says it ends in a partial packet" grep -q "partial packet" "$T/cut.err"
+printf 'not a capture' > "$T/bad.pcap"
+"$EXITMON" --replay "$T/bad.pcap" 2>"$T/bad.err"
+check "a file that is not a capture: exit 2" [ $? -eq 2 ]
+done_testing

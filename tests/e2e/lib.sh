@@ -1,0 +1,70 @@
+# Shared helpers for the end-to-end tests (sourced, POSIX sh + bash-isms ok).
+# TAP output; exit 77 only when the kernel interface is truly unavailable.
+
+TOP=${EXITMON_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+EXITMON=$TOP/exitmon
+EXITGEN=$TOP/exitgen
+T=$(mktemp -d /tmp/exitmon-test.XXXXXX)
+chmod 755 "$T"
+_n=0
+_fail=0
+_pids=""
+
+cleanup() {
+	for p in $_pids; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+
+ok()   { _n=$((_n + 1)); echo "ok $_n - $*"; }
+nok()  { _n=$((_n + 1)); _fail=$((_fail + 1)); echo "not ok $_n - $*"; }
+check() { # check DESCRIPTION COMMAND...
+	d=$1; shift
+	if "$@"; then ok "$d"; else nok "$d"; fi
+}
+diag() { echo "# $*"; }
+done_testing() { echo "1..$_n"; [ "$_fail" -eq 0 ]; exit $?; }
+
+skip_all() { echo "1..0 # SKIP $*"; exit 77; }
+
+need_taskstats() {
+	[ "$(id -u)" -eq 0 ] || skip_all "needs root (CAP_NET_ADMIN)"
+	[ -x "$EXITMON" ] || { echo "Bail out! $EXITMON not built"; exit 1; }
+	grep -q TASKSTATS /proc/net/netlink 2>/dev/null || true
+}
+
+# kv FILE KEY: value of KEY in a key=value file
+kv() { sed -n "s/^$2=//p" "$1"; }
+
+# wait_file FILE [SECONDS]: wait until FILE exists
+wait_file() {
+	i=0; lim=$(( ${2:-10} * 20 ))
+	while [ ! -s "$1" ]; do
+		i=$((i + 1)); [ $i -gt $lim ] && return 1
+		sleep 0.05
+	done
+}
+
+# start_exitmon NAME ARGS...: start a collector, wait until it is ready.
+# Sets MON_PID; files $T/NAME.{out,sum,pid,err}.
+start_exitmon() {
+	name=$1; shift
+	"$EXITMON" --pidfile "$T/$name.pid" --summary "$T/$name.sum" \
+		-o "$T/$name.out" "$@" 2>"$T/$name.err" &
+	MON_PID=$!
+	_pids="$_pids $MON_PID"
+	if ! wait_file "$T/$name.pid" 10; then
+		diag "exitmon did not become ready:"; sed 's/^/# /' "$T/$name.err"
+		return 1
+	fi
+}
+
+# stop_exitmon: SIGTERM and wait for the summary.
+stop_exitmon() {
+	kill -TERM "$MON_PID" 2>/dev/null
+	wait "$MON_PID"
+}
+
+# A copy of /bin/true whose name is the comm its exits carry.
+tagbin() { cp /bin/true "$T/$1"; echo "$T/$1"; }
