@@ -1,0 +1,605 @@
+/* Text, CSV and JSON lines output of exit records.
+ *
+ * One column table (COLUMNS below) drives every format: the CSV header, the
+ * JSON keys and the text layout are all generated from it.
+ *
+ * comm is untrusted bytes (any task can name itself anything but NUL), so
+ * each format has its own rule, chosen so that the exact bytes survive:
+ *
+ *   csv    RFC 4180.  comm is written as its raw bytes; the field is quoted
+ *          when it holds a comma, quote, CR or LF or starts or ends with a
+ *          space or tab, and embedded quotes are doubled.  Bytes that are not
+ *          UTF-8 are left as they are (a reader that wants the bytes opens
+ *          the file as latin-1 or with errors="surrogateescape").  Lines end
+ *          in LF, not CRLF: every common CSV reader takes both.
+ *   jsonl  RFC 8259.  Every byte of comm becomes the code point of the same
+ *          value (ISO-8859-1 mapping): printable ASCII as itself, \" \\ \b
+ *          \f \n \r \t, and \u00XX for every other control byte, DEL and
+ *          every byte >= 0x80, valid UTF-8 or not.  A reader gets the bytes
+ *          back with s.encode("latin-1").  Mapping only the invalid bytes
+ *          would be ambiguous: raw "é" (C3 A9) and an escaped lone byte E9
+ *          parse to the same string.  Absent fields are null.  Numbers are
+ *          plain unsigned decimals (beware: above 2^53 in JavaScript).
+ *   text   For people: a fixed-width line with the important columns and
+ *          comm last, so its escaped length never shifts the others.  comm
+ *          shows \\ \n \r \t, \xNN for other control bytes, DEL, invalid
+ *          UTF-8 and invisible or direction-changing characters; other valid
+ *          UTF-8 is shown as is.  Absent fields show "-".
+ *
+ * Speed: the collector formats tens of thousands of records a second, so
+ * values are appended with our own integer conversion straight into the
+ * caller's buffer (no snprintf per field); the worst-case line length is
+ * bounded at compile time, which lets the inner loops skip bounds checks. */
+#include "format.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+enum col_kind {
+	C_FIELD,	/* a struct taskstats field as it is */
+	C_TYPE,		/* "pid" or "tgid" */
+	C_PID,		/* pid attribute, or the group's last task */
+	C_TGID,		/* the record's group id */
+	C_COMM,		/* untrusted bytes */
+	C_NICE,		/* signed, sent in an unsigned byte */
+	C_BTIME,	/* 64-bit begin time when sent, else the 32-bit one */
+	C_VERSION,	/* struct version as sent */
+};
+
+/* name, kind, field (C_FIELD only), width in the text format (0: not shown).
+ * The order is the CSV column order and the JSON key order. */
+#define COLUMNS(X) \
+	X(type, C_TYPE, 0, 4) \
+	X(pid, C_PID, 0, 7) \
+	X(tgid, C_TGID, 0, 7) \
+	X(ppid, C_FIELD, F_PPID, 7) \
+	X(comm, C_COMM, 0, 1) \
+	X(uid, C_FIELD, F_UID, 6) \
+	X(gid, C_FIELD, F_GID, 0) \
+	X(exitcode, C_FIELD, F_EXITCODE, 8) \
+	X(flags, C_FIELD, F_FLAG, 0) \
+	X(nice, C_NICE, F_NICE, 0) \
+	X(btime, C_BTIME, 0, 0) \
+	X(elapsed_us, C_FIELD, F_ETIME, 11) \
+	X(utime_us, C_FIELD, F_UTIME, 10) \
+	X(stime_us, C_FIELD, F_STIME, 10) \
+	X(minflt, C_FIELD, F_MINFLT, 0) \
+	X(majflt, C_FIELD, F_MAJFLT, 0) \
+	X(cpu_run_real_ns, C_FIELD, F_CPU_RUN_REAL_TOTAL, 0) \
+	X(cpu_run_virtual_ns, C_FIELD, F_CPU_RUN_VIRTUAL_TOTAL, 0) \
+	X(cpu_count, C_FIELD, F_CPU_COUNT, 0) \
+	X(cpu_delay_ns, C_FIELD, F_CPU_DELAY_TOTAL, 12) \
+	X(blkio_count, C_FIELD, F_BLKIO_COUNT, 0) \
+	X(blkio_delay_ns, C_FIELD, F_BLKIO_DELAY_TOTAL, 14) \
+	X(swapin_count, C_FIELD, F_SWAPIN_COUNT, 0) \
+	X(swapin_delay_ns, C_FIELD, F_SWAPIN_DELAY_TOTAL, 0) \
+	X(freepages_delay_ns, C_FIELD, F_FREEPAGES_DELAY_TOTAL, 0) \
+	X(thrashing_delay_ns, C_FIELD, F_THRASHING_DELAY_TOTAL, 0) \
+	X(compact_delay_ns, C_FIELD, F_COMPACT_DELAY_TOTAL, 0) \
+	X(wpcopy_delay_ns, C_FIELD, F_WPCOPY_DELAY_TOTAL, 0) \
+	X(irq_delay_ns, C_FIELD, F_IRQ_DELAY_TOTAL, 0) \
+	X(nvcsw, C_FIELD, F_NVCSW, 0) \
+	X(nivcsw, C_FIELD, F_NIVCSW, 0) \
+	X(hiwater_rss_kb, C_FIELD, F_HIWATER_RSS, 0) \
+	X(hiwater_vm_kb, C_FIELD, F_HIWATER_VM, 0) \
+	X(read_char, C_FIELD, F_READ_CHAR, 0) \
+	X(write_char, C_FIELD, F_WRITE_CHAR, 0) \
+	X(read_bytes, C_FIELD, F_READ_BYTES, 0) \
+	X(write_bytes, C_FIELD, F_WRITE_BYTES, 0) \
+	X(cancelled_write_bytes, C_FIELD, F_CANCELLED_WRITE_BYTES, 0) \
+	X(version, C_VERSION, 0, 0)
+
+struct column {
+	const char *name;
+	const char *jkey;	/* ,"name": -- the comma is skipped for the first */
+	uint8_t name_len, jkey_len;
+	uint8_t kind;
+	uint8_t field;
+	uint8_t text_width;
+};
+
+#define COL_ENTRY(nm, kind, field, tw) \
+	{ #nm, ",\"" #nm "\":", sizeof(#nm) - 1, sizeof(",\"" #nm "\":") - 1, \
+	  kind, field, tw },
+static const struct column columns[] = { COLUMNS(COL_ENTRY) };
+#define NCOLS (sizeof(columns) / sizeof(columns[0]))
+
+/* Compile-time bound on a line, so that FORMAT_MAX_LINE is provably enough
+ * and the writers below need no per-byte bounds checks.  Every value is at
+ * most 20 digits ("null" and "-" are shorter); comm is at most TS_COMM_LEN
+ * bytes of up to 6 output bytes each (\u00XX); text pads to <= 16. */
+#define MAX_NAME 24
+#define MAX_VALUE 20
+#define COL_CHECK(nm, kind, field, tw) \
+	_Static_assert(sizeof(#nm) - 1 <= MAX_NAME, "column name too long"); \
+	_Static_assert((tw) <= 16 && (unsigned)(field) < F__COUNT, #nm);
+COLUMNS(COL_CHECK)
+#define COL_COUNT_ONE(nm, kind, field, tw) + 1
+#define NCOLS_CONST (0 COLUMNS(COL_COUNT_ONE))
+#define LINE_BOUND (NCOLS_CONST * (MAX_NAME + 4 + MAX_VALUE + 16) + \
+		    6 * TS_COMM_LEN + 8)
+_Static_assert(LINE_BOUND < FORMAT_MAX_LINE, "FORMAT_MAX_LINE too small");
+
+int format_from_name(const char *name, enum out_format *out)
+{
+	static const struct { const char *name; enum out_format f; } names[] = {
+		{ "text", FMT_TEXT }, { "csv", FMT_CSV }, { "jsonl", FMT_JSONL },
+	};
+	size_t i;
+
+	for (i = 0; name && i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strcmp(name, names[i].name) == 0) {
+			*out = names[i].f;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+const char *format_name(enum out_format f)
+{
+	switch (f) {
+	case FMT_TEXT: return "text";
+	case FMT_CSV: return "csv";
+	case FMT_JSONL: return "jsonl";
+	}
+	return "?";
+}
+
+/* ---- values ---------------------------------------------------------- */
+
+/* Whether the column has a value for this record, and which.  Strings
+ * (type, comm) are handled by the writers themselves. */
+static bool col_value(const struct column *c, const struct exit_record *r,
+		      uint64_t *v)
+{
+	enum rec_field f = (enum rec_field)c->field;
+
+	switch (c->kind) {
+	case C_PID:
+		if (r->type == REC_PID) {
+			*v = r->id;
+			return true;
+		}
+		f = F_PID;
+		break;
+	case C_TGID:
+		if (r->type == REC_TGID) {
+			*v = r->id;
+			return true;
+		}
+		f = F_TGID;
+		break;
+	case C_BTIME:
+		f = rec_has(r, F_BTIME64) ? F_BTIME64 : F_BTIME;
+		break;
+	case C_VERSION:
+		*v = r->version;
+		return true;
+	default:
+		break;
+	}
+	if (!rec_has(r, f))
+		return false;
+	*v = rec_get(r, f);
+	return true;
+}
+
+static const char *type_word(const struct exit_record *r)
+{
+	return r->type == REC_TGID ? "tgid" : "pid";
+}
+
+static size_t comm_len(const struct exit_record *r)
+{
+	/* The parser never gives more, but the writers' bound relies on it. */
+	return r->comm_len < TS_COMM_LEN ? r->comm_len : TS_COMM_LEN;
+}
+
+/* ---- integer conversion ------------------------------------------------ */
+
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324"
+	"25262728293031323334353637383940414243444546474849"
+	"50515253545556575859606162636465666768697071727374"
+	"75767778798081828384858687888990919293949596979899";
+
+static unsigned count_digits(uint64_t v)
+{
+	unsigned n = 1;
+
+	/* Four at a time keeps the common small values to one or two tests. */
+	for (;;) {
+		if (v < 10) return n;
+		if (v < 100) return n + 1;
+		if (v < 1000) return n + 2;
+		if (v < 10000) return n + 3;
+		v /= 10000;
+		n += 4;
+	}
+}
+
+/* Append v in decimal; two digits per division, written back to front. */
+static char *put_u64(char *p, uint64_t v)
+{
+	unsigned n = count_digits(v);
+	char *q = p + n;
+
+	while (v >= 100) {
+		unsigned i = (unsigned)(v % 100) * 2;
+
+		v /= 100;
+		q -= 2;
+		q[0] = digit_pairs[i];
+		q[1] = digit_pairs[i + 1];
+	}
+	if (v >= 10) {
+		q -= 2;
+		q[0] = digit_pairs[v * 2];
+		q[1] = digit_pairs[v * 2 + 1];
+	} else {
+		*--q = (char)('0' + v);
+	}
+	return p + n;
+}
+
+/* ac_nice holds task_nice() (-20..19) stored in an unsigned byte. */
+static char *put_nice(char *p, uint64_t v)
+{
+	int8_t n = (int8_t)(uint8_t)v;
+
+	if (n < 0) {
+		*p++ = '-';
+		return put_u64(p, (uint64_t)(-(int)n));
+	}
+	return put_u64(p, (uint64_t)n);
+}
+
+static char *put_value(char *p, const struct column *c, uint64_t v)
+{
+	return c->kind == C_NICE ? put_nice(p, v) : put_u64(p, v);
+}
+
+static char *put_mem(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+static const char hex_digits[] = "0123456789abcdef";
+
+/* ---- CSV ---------------------------------------------------------------- */
+
+static bool csv_needs_quotes(const unsigned char *s, size_t n)
+{
+	size_t i;
+
+	if (n == 0)
+		return false;
+	if (s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' || s[n - 1] == '\t')
+		return true;
+	for (i = 0; i < n; i++)
+		if (s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n')
+			return true;
+	return false;
+}
+
+static char *csv_comm(char *p, const struct exit_record *r)
+{
+	const unsigned char *s = (const unsigned char *)r->comm;
+	size_t i, n = comm_len(r);
+
+	if (!csv_needs_quotes(s, n))
+		return put_mem(p, r->comm, n);
+	*p++ = '"';
+	for (i = 0; i < n; i++) {
+		if (s[i] == '"')
+			*p++ = '"';
+		*p++ = (char)s[i];
+	}
+	*p++ = '"';
+	return p;
+}
+
+static char *csv_header(char *p)
+{
+	size_t i;
+
+	for (i = 0; i < NCOLS; i++) {
+		if (i)
+			*p++ = ',';
+		p = put_mem(p, columns[i].name, columns[i].name_len);
+	}
+	*p++ = '\n';
+	return p;
+}
+
+static char *csv_record(char *p, const struct exit_record *r)
+{
+	size_t i;
+
+	for (i = 0; i < NCOLS; i++) {
+		const struct column *c = &columns[i];
+		uint64_t v;
+
+		if (i)
+			*p++ = ',';
+		if (c->kind == C_TYPE)
+			p = put_mem(p, type_word(r), r->type == REC_TGID ? 4 : 3);
+		else if (c->kind == C_COMM)
+			p = csv_comm(p, r);
+		else if (col_value(c, r, &v))
+			p = put_value(p, c, v);
+	}
+	*p++ = '\n';
+	return p;
+}
+
+/* ---- JSON lines ----------------------------------------------------------- */
+
+static char *json_escape_byte(char *p, unsigned char b)
+{
+	static const char short_esc[32] = {
+		['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't',
+	};
+
+	if (b >= 0x20 && b < 0x7f) {
+		if (b == '"' || b == '\\')
+			*p++ = '\\';
+		*p++ = (char)b;
+	} else if (b < 0x20 && short_esc[b]) {
+		*p++ = '\\';
+		*p++ = short_esc[b];
+	} else {
+		/* Controls, DEL and every byte >= 0x80: ISO-8859-1 code point. */
+		p = put_mem(p, "\\u00", 4);
+		*p++ = hex_digits[b >> 4];
+		*p++ = hex_digits[b & 15];
+	}
+	return p;
+}
+
+static char *json_comm(char *p, const struct exit_record *r)
+{
+	const unsigned char *s = (const unsigned char *)r->comm;
+	size_t i, n = comm_len(r);
+
+	*p++ = '"';
+	for (i = 0; i < n; i++)
+		p = json_escape_byte(p, s[i]);
+	*p++ = '"';
+	return p;
+}
+
+static char *json_record(char *p, const struct exit_record *r)
+{
+	size_t i;
+
+	*p++ = '{';
+	for (i = 0; i < NCOLS; i++) {
+		const struct column *c = &columns[i];
+		uint64_t v;
+
+		/* The first key is written without its leading comma. */
+		p = i ? put_mem(p, c->jkey, c->jkey_len)
+		      : put_mem(p, c->jkey + 1, c->jkey_len - 1u);
+		if (c->kind == C_TYPE)
+			p = r->type == REC_TGID ? put_mem(p, "\"tgid\"", 6)
+						: put_mem(p, "\"pid\"", 5);
+		else if (c->kind == C_COMM)
+			p = json_comm(p, r);
+		else if (col_value(c, r, &v))
+			p = put_value(p, c, v);
+		else
+			p = put_mem(p, "null", 4);
+	}
+	*p++ = '}';
+	*p++ = '\n';
+	return p;
+}
+
+/* ---- text ------------------------------------------------------------------ */
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes) and its code
+ * point, or 0 when s does not start one (RFC 3629: no overlongs, no
+ * surrogates, nothing above U+10FFFF). */
+static size_t utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t len, i;
+	uint32_t c;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		len = 2, c = s[0] & 0x1f;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		len = 3, c = s[0] & 0x0f;
+		if (s[0] == 0xe0)
+			lo = 0xa0;
+		else if (s[0] == 0xed)
+			hi = 0x9f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		len = 4, c = s[0] & 0x07;
+		if (s[0] == 0xf0)
+			lo = 0x90;
+		else if (s[0] == 0xf4)
+			hi = 0x8f;
+	} else {
+		return 0;
+	}
+	if (n < len || s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	*cp = c;
+	return len;
+}
+
+/* Characters a terminal would not show, or that reorder what follows:
+ * shown as escapes so a name cannot hide or disguise itself. */
+static bool text_invisible(uint32_t cp)
+{
+	return cp < 0xa0 || cp == 0xad || cp == 0x61c ||
+	       (cp >= 0x200b && cp <= 0x200f) ||
+	       (cp >= 0x2028 && cp <= 0x202e) ||
+	       (cp >= 0x2060 && cp <= 0x206f) ||
+	       cp == 0xfeff || (cp >= 0xfff9 && cp <= 0xfffb);
+}
+
+static char *text_escape_byte(char *p, unsigned char b)
+{
+	*p++ = '\\';
+	switch (b) {
+	case '\\': *p++ = '\\'; break;
+	case '\n': *p++ = 'n'; break;
+	case '\r': *p++ = 'r'; break;
+	case '\t': *p++ = 't'; break;
+	default:
+		*p++ = 'x';
+		*p++ = hex_digits[b >> 4];
+		*p++ = hex_digits[b & 15];
+	}
+	return p;
+}
+
+static char *text_comm(char *p, const struct exit_record *r)
+{
+	const unsigned char *s = (const unsigned char *)r->comm;
+	size_t i = 0, n = comm_len(r);
+
+	while (i < n) {
+		uint32_t cp;
+		size_t len;
+
+		if (s[i] >= 0x20 && s[i] < 0x7f && s[i] != '\\') {
+			*p++ = (char)s[i++];
+			continue;
+		}
+		len = s[i] >= 0x80 ? utf8_seq(s + i, n - i, &cp) : 0;
+		if (len && !text_invisible(cp)) {
+			p = put_mem(p, (const char *)s + i, len);
+			i += len;
+		} else {
+			p = text_escape_byte(p, s[i++]);
+		}
+	}
+	return p;
+}
+
+static char *pad_to(char *p, const char *start, unsigned width)
+{
+	while ((unsigned)(p - start) < width)
+		*p++ = ' ';
+	return p;
+}
+
+/* Right-align the text written at start..p in width columns. */
+static char *align_right(char *start, char *p, unsigned width)
+{
+	size_t n = (size_t)(p - start);
+
+	if (n >= width)
+		return p;
+	memmove(start + (width - n), start, n);
+	memset(start, ' ', width - n);
+	return start + width;
+}
+
+static bool text_shown(const struct column *c)
+{
+	return c->text_width && c->kind != C_COMM;
+}
+
+static char *text_header(char *p)
+{
+	size_t i;
+
+	for (i = 0; i < NCOLS; i++) {
+		const struct column *c = &columns[i];
+		char *start = p;
+
+		if (!text_shown(c))
+			continue;
+		p = put_mem(p, c->name, c->name_len);
+		p = c->kind == C_TYPE ? pad_to(p, start, c->text_width)
+				      : align_right(start, p, c->text_width);
+		*p++ = ' ';
+	}
+	p = put_mem(p, "comm\n", 5);
+	return p;
+}
+
+static char *text_record(char *p, const struct exit_record *r)
+{
+	size_t i;
+
+	for (i = 0; i < NCOLS; i++) {
+		const struct column *c = &columns[i];
+		char *start = p;
+		uint64_t v;
+
+		if (!text_shown(c))
+			continue;
+		if (c->kind == C_TYPE) {
+			p = put_mem(p, type_word(r), r->type == REC_TGID ? 4 : 3);
+			p = pad_to(p, start, c->text_width);
+		} else {
+			if (col_value(c, r, &v))
+				p = put_value(p, c, v);
+			else
+				*p++ = '-';
+			p = align_right(start, p, c->text_width);
+		}
+		*p++ = ' ';
+	}
+	p = text_comm(p, r);
+	*p++ = '\n';
+	return p;
+}
+
+/* ---- snprintf-like entry points ---------------------------------------- */
+
+/* Lines are built where they fit for sure: straight in the caller's buffer
+ * when it is FORMAT_MAX_LINE or more, else on the stack and copied. */
+static size_t deliver(const char *line, size_t n, char *buf, size_t cap)
+{
+	if (line != buf && cap > 0) {
+		size_t k = n < cap ? n : cap - 1;
+
+		memcpy(buf, line, k);
+		buf[k] = '\0';
+	}
+	return n;
+}
+
+size_t format_header(enum out_format f, char *buf, size_t cap)
+{
+	char tmp[FORMAT_MAX_LINE];
+	char *line = cap >= FORMAT_MAX_LINE ? buf : tmp, *end = line;
+
+	if (f == FMT_CSV)
+		end = csv_header(line);
+	else if (f == FMT_TEXT)
+		end = text_header(line);
+	*end = '\0';
+	return deliver(line, (size_t)(end - line), buf, cap);
+}
+
+size_t format_record(enum out_format f, const struct exit_record *r,
+		     char *buf, size_t cap)
+{
+	char tmp[FORMAT_MAX_LINE];
+	char *line = cap >= FORMAT_MAX_LINE ? buf : tmp, *end = line;
+
+	switch (f) {
+	case FMT_CSV: end = csv_record(line, r); break;
+	case FMT_JSONL: end = json_record(line, r); break;
+	case FMT_TEXT: end = text_record(line, r); break;
+	}
+	*end = '\0';
+	return deliver(line, (size_t)(end - line), buf, cap);
+}

@@ -1,0 +1,638 @@
+/* Unit tests of the output formats (src/format.c): header and column names,
+ * absent fields, hostile comm bytes in every format, integer conversion,
+ * snprintf semantics and the worst-case line length.
+ *
+ * With FORMAT_SAMPLES_DIR set, test_write_samples also writes
+ * samples.{csv,jsonl,txt} and a manifest of the exact comm bytes there, for
+ * tests/e2e/30-format-roundtrip.t to read back with real CSV/JSON readers. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "format.h"
+#include "record.h"
+
+/* The columns as the collector's users see them (the contract), spelled out
+ * here rather than taken from format.c. */
+static const char *const want_columns[] = {
+	"type", "pid", "tgid", "ppid", "comm", "uid", "gid", "exitcode",
+	"flags", "nice", "btime", "elapsed_us", "utime_us", "stime_us",
+	"minflt", "majflt", "cpu_run_real_ns", "cpu_run_virtual_ns",
+	"cpu_count", "cpu_delay_ns", "blkio_count", "blkio_delay_ns",
+	"swapin_count", "swapin_delay_ns", "freepages_delay_ns",
+	"thrashing_delay_ns", "compact_delay_ns", "wpcopy_delay_ns",
+	"irq_delay_ns", "nvcsw", "nivcsw", "hiwater_rss_kb", "hiwater_vm_kb",
+	"read_char", "write_char", "read_bytes", "write_bytes",
+	"cancelled_write_bytes", "version",
+};
+#define NWANT (sizeof(want_columns) / sizeof(want_columns[0]))
+
+static const enum out_format all_formats[] = { FMT_TEXT, FMT_CSV, FMT_JSONL };
+
+static char line[FORMAT_MAX_LINE];
+
+/* ---- records ------------------------------------------------------------- */
+
+static void rec_init(struct exit_record *r, enum rec_type type, uint32_t id,
+		     const char *comm, size_t comm_len)
+{
+	memset(r, 0, sizeof(*r));
+	r->type = type;
+	r->id = id;
+	r->version = 16;
+	r->layout = 16;
+	r->comm_len = (uint8_t)comm_len;
+	memcpy(r->comm, comm, comm_len);
+	r->comm[comm_len] = '\0';
+}
+
+static void rec_set(struct exit_record *r, enum rec_field f, uint64_t v)
+{
+	r->v[f] = v;
+	r->present[f / 64] |= 1ull << (f % 64);
+}
+
+static size_t fmt(enum out_format f, const struct exit_record *r)
+{
+	size_t n = format_record(f, r, line, sizeof(line));
+
+	assert_true(n < sizeof(line));
+	assert_int_equal(strlen(line), n);
+	return n;
+}
+
+/* Structural rules every line obeys: one line, ending in '\n'; in CSV a
+ * newline only inside quotes; in JSON and text none but the last. */
+static void check_one_line(enum out_format f, const char *s, size_t n)
+{
+	bool quoted = false;
+	size_t i;
+
+	assert_true(n > 0);
+	assert_int_equal(s[n - 1], '\n');
+	for (i = 0; i + 1 < n; i++) {
+		if (f == FMT_CSV && s[i] == '"')
+			quoted = !quoted;
+		if (s[i] == '\n' || s[i] == '\r')
+			assert_true(f == FMT_CSV && quoted);
+	}
+	assert_false(quoted);
+}
+
+/* ---- names, header ----------------------------------------------------------- */
+
+static void test_format_names(void **state)
+{
+	enum out_format f = FMT_TEXT;
+	unsigned i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(format_from_name(format_name(all_formats[i]), &f), 0);
+		assert_int_equal(f, all_formats[i]);
+	}
+	assert_int_equal(format_from_name("json", &f), -EINVAL);
+	assert_int_equal(format_from_name("CSV", &f), -EINVAL);
+	assert_int_equal(format_from_name("", &f), -EINVAL);
+	assert_int_equal(format_from_name(NULL, &f), -EINVAL);
+}
+
+static void test_csv_header(void **state)
+{
+	char want[1024] = "";
+	size_t i, n;
+
+	(void)state;
+	for (i = 0; i < NWANT; i++) {
+		if (i)
+			strcat(want, ",");
+		strcat(want, want_columns[i]);
+	}
+	strcat(want, "\n");
+	n = format_header(FMT_CSV, line, sizeof(line));
+	assert_string_equal(line, want);
+	assert_int_equal(n, strlen(want));
+}
+
+static void test_jsonl_and_text_header(void **state)
+{
+	size_t n;
+
+	(void)state;
+	memset(line, 'x', 8);
+	assert_int_equal(format_header(FMT_JSONL, line, sizeof(line)), 0);
+	assert_string_equal(line, "");
+	n = format_header(FMT_TEXT, line, sizeof(line));
+	check_one_line(FMT_TEXT, line, n);
+	assert_true(strncmp(line, "type ", 5) == 0);
+	assert_non_null(strstr(line, " pid "));
+	assert_non_null(strstr(line, " elapsed_us "));
+	assert_true(n >= 6 && strcmp(line + n - 6, " comm\n") == 0);
+}
+
+/* JSON keys, in order, are the CSV column names; the value count matches. */
+static void test_json_keys_are_csv_columns(void **state)
+{
+	struct exit_record r;
+	const char *p;
+	size_t i, n, commas = 0;
+
+	(void)state;
+	rec_init(&r, REC_PID, 1, "k", 1);
+	fmt(FMT_JSONL, &r);
+	p = line;
+	for (i = 0; i < NWANT; i++) {
+		char key[64];
+
+		snprintf(key, sizeof(key), "%s\"%s\":", i ? "," : "{",
+			 want_columns[i]);
+		p = strstr(p, key);
+		if (!p)
+			fail_msg("key %s missing or out of order in %s", key, line);
+	}
+	n = fmt(FMT_CSV, &r);
+	for (i = 0; i < n; i++)
+		commas += line[i] == ',';
+	assert_int_equal(commas, NWANT - 1);
+}
+
+/* ---- values -------------------------------------------------------------------- */
+
+/* Every column filled with a distinct value: the whole line, by hand. */
+static void test_full_record(void **state)
+{
+	static const enum rec_field order[] = {
+		F_PPID, F_UID, F_GID, F_EXITCODE, F_FLAG, F_NICE, F_BTIME64,
+		F_ETIME, F_UTIME, F_STIME, F_MINFLT, F_MAJFLT,
+		F_CPU_RUN_REAL_TOTAL, F_CPU_RUN_VIRTUAL_TOTAL, F_CPU_COUNT,
+		F_CPU_DELAY_TOTAL, F_BLKIO_COUNT, F_BLKIO_DELAY_TOTAL,
+		F_SWAPIN_COUNT, F_SWAPIN_DELAY_TOTAL, F_FREEPAGES_DELAY_TOTAL,
+		F_THRASHING_DELAY_TOTAL, F_COMPACT_DELAY_TOTAL,
+		F_WPCOPY_DELAY_TOTAL, F_IRQ_DELAY_TOTAL, F_NVCSW, F_NIVCSW,
+		F_HIWATER_RSS, F_HIWATER_VM, F_READ_CHAR, F_WRITE_CHAR,
+		F_READ_BYTES, F_WRITE_BYTES, F_CANCELLED_WRITE_BYTES,
+	};
+	struct exit_record r;
+	unsigned i;
+
+	(void)state;
+	rec_init(&r, REC_PID, 4001, "bash", 4);
+	rec_set(&r, F_TGID, 4000);
+	rec_set(&r, F_PID, 9999);	/* ac_pid: not the pid column of a pid record */
+	rec_set(&r, F_BTIME, 7);	/* btime64 wins */
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		rec_set(&r, order[i], 100 + i);
+	fmt(FMT_CSV, &r);
+	assert_string_equal(line,
+		"pid,4001,4000,100,bash,101,102,103,104,105,106,107,108,109,110,"
+		"111,112,113,114,115,116,117,118,119,120,121,122,123,124,125,"
+		"126,127,128,129,130,131,132,133,16\n");
+	fmt(FMT_JSONL, &r);
+	assert_string_equal(line,
+		"{\"type\":\"pid\",\"pid\":4001,\"tgid\":4000,\"ppid\":100,"
+		"\"comm\":\"bash\",\"uid\":101,\"gid\":102,\"exitcode\":103,"
+		"\"flags\":104,\"nice\":105,\"btime\":106,\"elapsed_us\":107,"
+		"\"utime_us\":108,\"stime_us\":109,\"minflt\":110,\"majflt\":111,"
+		"\"cpu_run_real_ns\":112,\"cpu_run_virtual_ns\":113,"
+		"\"cpu_count\":114,\"cpu_delay_ns\":115,\"blkio_count\":116,"
+		"\"blkio_delay_ns\":117,\"swapin_count\":118,"
+		"\"swapin_delay_ns\":119,\"freepages_delay_ns\":120,"
+		"\"thrashing_delay_ns\":121,\"compact_delay_ns\":122,"
+		"\"wpcopy_delay_ns\":123,\"irq_delay_ns\":124,\"nvcsw\":125,"
+		"\"nivcsw\":126,\"hiwater_rss_kb\":127,\"hiwater_vm_kb\":128,"
+		"\"read_char\":129,\"write_char\":130,\"read_bytes\":131,"
+		"\"write_bytes\":132,\"cancelled_write_bytes\":133,"
+		"\"version\":16}\n");
+	fmt(FMT_TEXT, &r);
+	/* type pid tgid ppid uid exitcode elapsed utime stime cpu_delay
+	 * blkio_delay comm */
+	assert_string_equal(line,
+		"pid     4001    4000     100    101      103         107"
+		"        108        109          115            117 bash\n");
+}
+
+/* Absent fields: empty in CSV, null in JSON, "-" in text; comm, type, the
+ * record's own id and version are always there. */
+static void test_absent_fields(void **state)
+{
+	struct exit_record r;
+	char want[512];
+	size_t i;
+
+	(void)state;
+	rec_init(&r, REC_PID, 42, "", 0);
+	fmt(FMT_CSV, &r);
+	strcpy(want, "pid,42");
+	for (i = 2; i < NWANT - 1; i++)
+		strcat(want, ",");
+	strcat(want, ",16\n");
+	assert_string_equal(line, want);
+
+	fmt(FMT_JSONL, &r);
+	assert_non_null(strstr(line, "{\"type\":\"pid\",\"pid\":42,\"tgid\":null,"
+				     "\"ppid\":null,\"comm\":\"\",\"uid\":null,"));
+	assert_non_null(strstr(line, ",\"cancelled_write_bytes\":null,"
+				     "\"version\":16}\n"));
+	assert_null(strstr(line, ":,"));
+
+	fmt(FMT_TEXT, &r);
+	assert_string_equal(line,
+		"pid       42       -       -      -        -           -"
+		"          -          -            -              - \n");
+}
+
+/* A tgid record: pid column = the group's last task (ac_pid as attributed),
+ * tgid column = its own id; absent ac_pid stays absent. */
+static void test_tgid_record_columns(void **state)
+{
+	struct exit_record r;
+
+	(void)state;
+	rec_init(&r, REC_TGID, 300, "grp", 3);
+	r.version = 0;
+	r.attributed = true;
+	rec_set(&r, F_PID, 303);
+	rec_set(&r, F_TGID, 0);		/* its struct's own ac_tgid: not used */
+	fmt(FMT_CSV, &r);
+	assert_true(strncmp(line, "tgid,303,300,,grp,", 18) == 0);
+	assert_true(strcmp(line + strlen(line) - 3, ",0\n") == 0);
+	fmt(FMT_JSONL, &r);
+	assert_true(strncmp(line, "{\"type\":\"tgid\",\"pid\":303,\"tgid\":300,", 36) == 0);
+	assert_non_null(strstr(line, "\"version\":0}"));
+	fmt(FMT_TEXT, &r);
+	assert_true(strncmp(line, "tgid     303     300 ", 21) == 0);
+
+	rec_init(&r, REC_TGID, 300, "", 0);
+	fmt(FMT_CSV, &r);
+	assert_true(strncmp(line, "tgid,,300,", 10) == 0);
+}
+
+static void test_btime_and_nice(void **state)
+{
+	struct exit_record r;
+
+	(void)state;
+	rec_init(&r, REC_PID, 1, "", 0);
+	rec_set(&r, F_BTIME, 1700000000);
+	fmt(FMT_JSONL, &r);
+	assert_non_null(strstr(line, "\"btime\":1700000000,"));
+	rec_set(&r, F_BTIME64, 4102444800ull);	/* beyond 2106: 64-bit */
+	fmt(FMT_JSONL, &r);
+	assert_non_null(strstr(line, "\"btime\":4102444800,"));
+
+	/* ac_nice is task_nice() in an unsigned byte. */
+	rec_set(&r, F_NICE, (uint8_t)-5);
+	fmt(FMT_JSONL, &r);
+	assert_non_null(strstr(line, "\"nice\":-5,"));
+	rec_set(&r, F_NICE, (uint8_t)-20);
+	fmt(FMT_CSV, &r);
+	assert_non_null(strstr(line, ",-20,"));
+	rec_set(&r, F_NICE, 19);
+	fmt(FMT_JSONL, &r);
+	assert_non_null(strstr(line, "\"nice\":19,"));
+}
+
+/* Our integer conversion against printf's, at every digit-count edge. */
+static void test_integer_conversion(void **state)
+{
+	struct exit_record r;
+	uint64_t p10 = 1;
+	unsigned i;
+
+	(void)state;
+	rec_init(&r, REC_PID, 1, "", 0);
+	for (i = 0; i <= 20; i++) {
+		const uint64_t vals[] = { p10 - 1, p10, p10 + 1, p10 * 7 + 3,
+					  UINT64_MAX - i };
+		unsigned j;
+
+		for (j = 0; j < sizeof(vals) / sizeof(vals[0]); j++) {
+			char want[64];
+
+			rec_set(&r, F_MINFLT, vals[j]);
+			fmt(FMT_JSONL, &r);
+			snprintf(want, sizeof(want), "\"minflt\":%llu,",
+				 (unsigned long long)vals[j]);
+			if (!strstr(line, want))
+				fail_msg("%s not in %s", want, line);
+		}
+		if (i < 19)
+			p10 *= 10;
+	}
+	/* The id columns are 32-bit. */
+	rec_init(&r, REC_PID, UINT32_MAX, "", 0);
+	fmt(FMT_CSV, &r);
+	assert_true(strncmp(line, "pid,4294967295,", 15) == 0);
+}
+
+/* ---- hostile comm -------------------------------------------------------------- */
+
+struct comm_case {
+	const char *bytes;
+	size_t len;
+	const char *csv;	/* the comm field as written */
+	const char *json;	/* the JSON string, quotes included */
+	const char *text;	/* as shown */
+};
+
+#define B(s) s, sizeof(s) - 1
+static const struct comm_case comm_cases[] = {
+	{ B("plain"), "plain", "\"plain\"", "plain" },
+	{ B(""), "", "\"\"", "" },
+	{ B("a,b"), "\"a,b\"", "\"a,b\"", "a,b" },
+	{ B("say \"hi\""), "\"say \"\"hi\"\"\"", "\"say \\\"hi\\\"\"", "say \"hi\"" },
+	{ B("\""), "\"\"\"\"", "\"\\\"\"", "\"" },
+	{ B("back\\slash"), "back\\slash", "\"back\\\\slash\"", "back\\\\slash" },
+	{ B("a\nb"), "\"a\nb\"", "\"a\\nb\"", "a\\nb" },
+	{ B("a\rb"), "\"a\rb\"", "\"a\\rb\"", "a\\rb" },
+	{ B("a\r\n"), "\"a\r\n\"", "\"a\\r\\n\"", "a\\r\\n" },
+	{ B("a\tb"), "a\tb", "\"a\\tb\"", "a\\tb" },
+	{ B("\tlead"), "\"\tlead\"", "\"\\tlead\"", "\\tlead" },
+	{ B(" lead"), "\" lead\"", "\" lead\"", " lead" },
+	{ B("trail "), "\"trail \"", "\"trail \"", "trail " },
+	{ B("in side"), "in side", "\"in side\"", "in side" },
+	{ B("\b\f"), "\b\f", "\"\\b\\f\"", "\\x08\\x0c" },
+	{ B("\x01\x02\x1e\x1f"), "\x01\x02\x1e\x1f",
+	  "\"\\u0001\\u0002\\u001e\\u001f\"", "\\x01\\x02\\x1e\\x1f" },
+	{ B("\x1b[31mred"), "\x1b[31mred", "\"\\u001b[31mred\"", "\\x1b[31mred" },
+	{ B("del\x7f"), "del\x7f", "\"del\\u007f\"", "del\\x7f" },
+	{ B("\xff"), "\xff", "\"\\u00ff\"", "\\xff" },
+	{ B("\xc3"), "\xc3", "\"\\u00c3\"", "\\xc3" },
+	{ B("x\xc3("), "x\xc3(", "\"x\\u00c3(\"", "x\\xc3(" },
+	{ B("caf\xc3\xa9"), "caf\xc3\xa9", "\"caf\\u00c3\\u00a9\"", "caf\xc3\xa9" },
+	{ B("\xe6\x97\xa5\xe6\x9c\xac"), "\xe6\x97\xa5\xe6\x9c\xac",
+	  "\"\\u00e6\\u0097\\u00a5\\u00e6\\u009c\\u00ac\"",
+	  "\xe6\x97\xa5\xe6\x9c\xac" },
+	{ B("\xf0\x9f\x90\xa7"), "\xf0\x9f\x90\xa7",
+	  "\"\\u00f0\\u009f\\u0090\\u00a7\"", "\xf0\x9f\x90\xa7" },
+	/* Cut mid-character, as the kernel's 15-byte comm often does. */
+	{ B("ab\xe6\x97"), "ab\xe6\x97", "\"ab\\u00e6\\u0097\"", "ab\\xe6\\x97" },
+	/* Overlong '/', a surrogate, beyond U+10FFFF: not UTF-8. */
+	{ B("\xc0\xaf"), "\xc0\xaf", "\"\\u00c0\\u00af\"", "\\xc0\\xaf" },
+	{ B("\xed\xa0\x80"), "\xed\xa0\x80", "\"\\u00ed\\u00a0\\u0080\"",
+	  "\\xed\\xa0\\x80" },
+	{ B("\xf4\x90\x80\x80"), "\xf4\x90\x80\x80",
+	  "\"\\u00f4\\u0090\\u0080\\u0080\"", "\\xf4\\x90\\x80\\x80" },
+	/* Valid but hiding or reordering: C1 NEL, RLO, zero-width space. */
+	{ B("\xc2\x85"), "\xc2\x85", "\"\\u00c2\\u0085\"", "\\xc2\\x85" },
+	{ B("ab\xe2\x80\xae""cd"), "ab\xe2\x80\xae""cd",
+	  "\"ab\\u00e2\\u0080\\u00aecd\"", "ab\\xe2\\x80\\xaecd" },
+	{ B("\xe2\x80\x8b"), "\xe2\x80\x8b", "\"\\u00e2\\u0080\\u008b\"",
+	  "\\xe2\\x80\\x8b" },
+	{ B("</script>"), "</script>", "\"</script>\"", "</script>" },
+	{ B("=cmd|' /C calc'!A0"), "=cmd|' /C calc'!A0",
+	  "\"=cmd|' /C calc'!A0\"", "=cmd|' /C calc'!A0" },
+};
+#define NCASES (sizeof(comm_cases) / sizeof(comm_cases[0]))
+
+static void check_comm_case(const struct comm_case *c)
+{
+	static const char csv_prefix[] = "pid,1,,,";
+	struct exit_record r;
+	char want[512];
+	size_t n;
+
+	rec_init(&r, REC_PID, 1, c->bytes, c->len);
+
+	n = fmt(FMT_CSV, &r);
+	check_one_line(FMT_CSV, line, n);
+	snprintf(want, sizeof(want), "%s%s,", csv_prefix, c->csv);
+	if (strncmp(line, want, strlen(want)) != 0)
+		fail_msg("csv: want prefix [%s], got [%s]", want, line);
+
+	n = fmt(FMT_JSONL, &r);
+	check_one_line(FMT_JSONL, line, n);
+	snprintf(want, sizeof(want), ",\"comm\":%s,\"uid\":", c->json);
+	if (!strstr(line, want))
+		fail_msg("json: want [%s] in [%s]", want, line);
+	for (n = 0; line[n]; n++)	/* JSON output is pure ASCII */
+		assert_true((unsigned char)line[n] < 0x80);
+
+	n = fmt(FMT_TEXT, &r);
+	check_one_line(FMT_TEXT, line, n);
+	snprintf(want, sizeof(want), " %s\n", c->text);
+	if (n < strlen(want) || strcmp(line + n - strlen(want), want) != 0)
+		fail_msg("text: want suffix [%s], got [%s]", want, line);
+}
+
+static void test_hostile_comm(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < NCASES; i++)
+		check_comm_case(&comm_cases[i]);
+}
+
+/* Every single byte value, alone and between letters, in every format:
+ * one line each, and the text and JSON never carry a raw control byte. */
+static void test_every_byte(void **state)
+{
+	unsigned b, i;
+
+	(void)state;
+	for (b = 1; b < 256; b++) {
+		char comm[3] = { 'a', (char)b, 'z' };
+		struct exit_record r;
+
+		rec_init(&r, REC_PID, 1, comm, 3);
+		for (i = 0; i < 3; i++) {
+			size_t n = fmt(all_formats[i], &r), k;
+
+			check_one_line(all_formats[i], line, n);
+			if (all_formats[i] == FMT_CSV)
+				continue;
+			for (k = 0; k + 1 < n; k++)
+				assert_true((unsigned char)line[k] >= 0x20 &&
+					    (unsigned char)line[k] != 0x7f);
+		}
+	}
+}
+
+/* ---- buffer handling ----------------------------------------------------------- */
+
+/* The longest line any record can make stays below FORMAT_MAX_LINE, and a
+ * bogus comm_len cannot make the writer read or write out of bounds. */
+static void test_worst_case_length(void **state)
+{
+	struct exit_record r;
+	char want[80];
+	unsigned i;
+	int f;
+
+	(void)state;
+	rec_init(&r, REC_TGID, UINT32_MAX, "", 0);
+	memset(r.comm, 0xff, TS_COMM_LEN);
+	r.comm_len = TS_COMM_LEN;
+	for (f = 0; f < F__COUNT; f++)
+		rec_set(&r, (enum rec_field)f, UINT64_MAX);
+	rec_set(&r, F_NICE, 0x80);	/* "-128" */
+	r.version = UINT16_MAX;
+	for (i = 0; i < 3; i++) {
+		size_t n = fmt(all_formats[i], &r);
+
+		check_one_line(all_formats[i], line, n);
+		assert_true(n < FORMAT_MAX_LINE / 2);
+	}
+	memset(r.comm, '"', TS_COMM_LEN);
+	r.comm_len = 255;	/* clamped to TS_COMM_LEN */
+	for (i = 0; i < 3; i++)
+		check_one_line(all_formats[i], line, fmt(all_formats[i], &r));
+	/* 32 quotes: doubled and quoted, 66 bytes. */
+	fmt(FMT_CSV, &r);
+	want[0] = ',';
+	memset(want + 1, '"', 66);
+	want[67] = ',';
+	want[68] = '\0';
+	assert_non_null(strstr(line, want));
+}
+
+/* snprintf semantics: any cap returns the full length, writes at most cap
+ * bytes, always NUL-terminates when cap > 0, and touches nothing beyond. */
+static void check_caps(enum out_format f, const struct exit_record *r)
+{
+	char full[FORMAT_MAX_LINE], small[FORMAT_MAX_LINE + 16];
+	size_t n, cap;
+
+	n = r ? format_record(f, r, full, sizeof(full))
+	      : format_header(f, full, sizeof(full));
+	assert_int_equal(r ? format_record(f, r, NULL, 0)
+			   : format_header(f, NULL, 0), n);
+	for (cap = 1; cap <= n + 2; cap++) {
+		size_t got, keep = cap - 1 < n ? cap - 1 : n;
+
+		memset(small, 0xaa, sizeof(small));
+		got = r ? format_record(f, r, small, cap)
+			: format_header(f, small, cap);
+		assert_int_equal(got, n);
+		assert_memory_equal(small, full, keep);
+		assert_int_equal(small[keep], '\0');
+		assert_int_equal((unsigned char)small[cap], 0xaa);
+	}
+	/* A buffer of FORMAT_MAX_LINE and more takes the direct path. */
+	memset(small, 0xaa, sizeof(small));
+	assert_int_equal(r ? format_record(f, r, small, FORMAT_MAX_LINE)
+			   : format_header(f, small, FORMAT_MAX_LINE), n);
+	assert_string_equal(small, full);
+}
+
+static void test_snprintf_semantics(void **state)
+{
+	struct exit_record r;
+	unsigned i;
+
+	(void)state;
+	rec_init(&r, REC_PID, 123, "a\"b\n", 4);
+	rec_set(&r, F_ETIME, 123456789);
+	for (i = 0; i < 3; i++) {
+		check_caps(all_formats[i], &r);
+		check_caps(all_formats[i], NULL);
+	}
+}
+
+/* ---- samples for the round-trip test ------------------------------------------- */
+
+static FILE *open_sample(const char *dir, const char *name)
+{
+	char path[4096];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fp = fopen(path, "wb");
+	if (!fp)
+		fail_msg("cannot write %s", path);
+	return fp;
+}
+
+static void hex(FILE *fp, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		fprintf(fp, "%02x", (unsigned char)s[i]);
+	if (n == 0)
+		fputc('-', fp);
+}
+
+/* One record per hostile comm (pid = 1000 + case), plus a tgid record with
+ * absent fields; manifest lines: "<pid> <comm hex or ->". */
+static void test_write_samples(void **state)
+{
+	const char *dir = getenv("FORMAT_SAMPLES_DIR");
+	FILE *fp[3], *man;
+	size_t i, f;
+
+	(void)state;
+	fp[0] = open_sample(dir, "samples.txt");
+	fp[1] = open_sample(dir, "samples.csv");
+	fp[2] = open_sample(dir, "samples.jsonl");
+	man = open_sample(dir, "manifest");
+	for (f = 0; f < 3; f++) {
+		format_header(all_formats[f], line, sizeof(line));
+		fputs(line, fp[f]);
+	}
+	for (i = 0; i <= NCASES; i++) {
+		struct exit_record r;
+
+		if (i < NCASES) {
+			rec_init(&r, REC_PID, (uint32_t)(1000 + i),
+				 comm_cases[i].bytes, comm_cases[i].len);
+			rec_set(&r, F_ETIME, 5000 + i);
+			rec_set(&r, F_NICE, (uint8_t)-3);
+		} else {
+			/* All optional fields absent. */
+			rec_init(&r, REC_TGID, 2000, "", 0);
+			r.version = 0;
+		}
+		for (f = 0; f < 3; f++) {
+			size_t n = format_record(all_formats[f], &r, line, sizeof(line));
+
+			assert_int_equal(fwrite(line, 1, n, fp[f]), n);
+		}
+		fprintf(man, "%u ", i < NCASES ? (unsigned)(1000 + i) : 0u);
+		hex(man, r.comm, r.comm_len);
+		fputc(' ', man);
+		hex(man, i < NCASES ? comm_cases[i].text : "",
+		    i < NCASES ? strlen(comm_cases[i].text) : 0);
+		fputc('\n', man);
+	}
+	for (f = 0; f < 3; f++)
+		assert_int_equal(fclose(fp[f]), 0);
+	assert_int_equal(fclose(man), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_format_names),
+		cmocka_unit_test(test_csv_header),
+		cmocka_unit_test(test_jsonl_and_text_header),
+		cmocka_unit_test(test_json_keys_are_csv_columns),
+		cmocka_unit_test(test_full_record),
+		cmocka_unit_test(test_absent_fields),
+		cmocka_unit_test(test_tgid_record_columns),
+		cmocka_unit_test(test_btime_and_nice),
+		cmocka_unit_test(test_integer_conversion),
+		cmocka_unit_test(test_hostile_comm),
+		cmocka_unit_test(test_every_byte),
+		cmocka_unit_test(test_worst_case_length),
+		cmocka_unit_test(test_snprintf_semantics),
+	};
+	const struct CMUnitTest samples[] = {
+		cmocka_unit_test(test_write_samples),
+	};
+	const char *dir = getenv("FORMAT_SAMPLES_DIR");
+	int failed = cmocka_run_group_tests(tests, NULL, NULL);
+
+	/* Only on request: the round-trip test reads what this writes. */
+	if (dir && *dir)
+		failed += cmocka_run_group_tests(samples, NULL, NULL);
+	return failed;
+}
