@@ -15,6 +15,10 @@ PKGS        := libnl-3.0 libnl-genl-3.0 libcap
 WARN        := -Wall -Wextra -Wformat=2 -Wshadow -Wmissing-prototypes \
                -Wstrict-prototypes -Wno-unused-parameter
 CFLAGS      ?= -O2 -g
+# CI builds warning-free or not at all.
+ifeq ($(CI),true)
+EXTRA_CFLAGS += -Werror
+endif
 ALL_CFLAGS  := -std=gnu11 $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -Iinclude \
                -DEXITMON_VERSION='"$(VERSION)"' -D_GNU_SOURCE \
                $(shell $(PKG_CONFIG) --cflags $(PKGS))
@@ -36,7 +40,7 @@ UNIT_SRCS   := $(wildcard tests/unit/test_*.c)
 UNIT_BINS   := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 MANPAGES    := man/exitmon.8 man/exitgen.1 man/exitsweep.1
 
-.PHONY: all check unit e2e lint-man install clean bench fuzz deps
+.PHONY: all check unit e2e lint-man install clean bench fuzz deps demo test
 all: $(PROGRAMS)
 
 $(B)/%.o: %.c
@@ -89,9 +93,23 @@ install: all
 	install -m 755 exitgen exitsweep $(DESTDIR)$(BINDIR)/
 	install -m 644 man/exitmon.8 $(DESTDIR)$(MANDIR)/man8/
 	install -m 644 $(filter %.1,$(wildcard $(MANPAGES))) $(DESTDIR)$(MANDIR)/man1/
+	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/logrotate.d
+	sed 's|/usr/local/sbin/exitmon|$(SBINDIR)/exitmon|' systemd/exitmon.service \
+	  > $(DESTDIR)$(UNITDIR)/exitmon.service
+	chmod 644 $(DESTDIR)$(UNITDIR)/exitmon.service
+	install -m 644 systemd/exitmon.logrotate $(DESTDIR)$(SYSCONFDIR)/logrotate.d/exitmon
 
 deps:
 	$(Q)tools/deps.sh
+
+# The README's two commands.  Each installs what is missing first, then
+# re-reads this Makefile so pkg-config sees the new libraries.
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	./exitsweep --quick
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory check
 
 clean:
 	rm -rf $(B) $(PROGRAMS)

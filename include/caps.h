@@ -9,6 +9,8 @@
 bool caps_have_net_admin(void);
 /* Raise or lower CAP_NET_ADMIN in the effective set; 0 or -errno. */
 int caps_net_admin_effective(bool on);
+/* True when CAP_NET_ADMIN is the only capability held in any set. */
+bool caps_only_net_admin(void);
 /* Whether this process runs in the initial user namespace. */
 bool in_initial_user_ns(void);
 

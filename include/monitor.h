@@ -30,7 +30,12 @@ struct mon_config {
 	double duration_s;	/* 0: until signalled */
 	uint64_t count;		/* 0: no limit */
 	bool self_check;
+	const char *user;	/* --user: drop to this user after setup */
+	const char *metrics;	/* --metrics: Prometheus text file */
 };
+
+/* Metrics are refreshed every --stats interval, or this often. */
+#define DEFAULT_METRICS_S 10.0
 
 /* Signal flags, set by handlers, consumed by the loop. */
 extern volatile sig_atomic_t mon_stop, mon_reopen, mon_print_stats;

@@ -33,6 +33,20 @@ int caps_net_admin_effective(bool on)
 	return r;
 }
 
+bool caps_only_net_admin(void)
+{
+	cap_value_t net_admin = CAP_NET_ADMIN;
+	cap_t want = cap_init(), have = cap_get_proc();
+	bool same = false;
+
+	if (want && have &&
+	    cap_set_flag(want, CAP_PERMITTED, 1, &net_admin, CAP_SET) == 0)
+		same = cap_compare(want, have) == 0;
+	cap_free(want);
+	cap_free(have);
+	return same;
+}
+
 /* The initial user namespace maps every uid onto itself. */
 bool in_initial_user_ns(void)
 {

@@ -10,11 +10,13 @@
 #include "monitor.h"
 #include "numparse.h"
 #include "opts.h"
+#include "privs.h"
 
 enum {
 	OPT_CPUS = 256, OPT_INTERVAL, OPT_WAKEUP, OPT_RCVBUF, OPT_STATS,
 	OPT_COMM, OPT_TGID, OPT_UID, OPT_SUMMARY, OPT_NO_SELF_CHECK,
 	OPT_PIDFILE, OPT_DURATION, OPT_COUNT, OPT_CAPTURE, OPT_REPLAY,
+	OPT_USER, OPT_METRICS,
 };
 
 static const struct opt_desc options[] = {
@@ -35,6 +37,8 @@ static const struct opt_desc options[] = {
 	{ "count", OPT_COUNT, "N", "stop after N matching records" },
 	{ "capture", OPT_CAPTURE, "FILE", "append raw netlink messages to FILE (pcap)" },
 	{ "replay", OPT_REPLAY, "FILE", "parse a capture instead of listening (no privileges)" },
+	{ "user", OPT_USER, "USER", "after setup, run as USER keeping only CAP_NET_ADMIN" },
+	{ "metrics", OPT_METRICS, "FILE", "keep Prometheus metrics in FILE (textfile collector)" },
 	{ "help", 'h', NULL, "show this help and exit" },
 	{ "version", 'V', NULL, "show the version and exit" },
 };
@@ -140,6 +144,12 @@ static void parse_option(struct mon_config *cfg, int key, const char *arg,
 		break;
 	case OPT_CAPTURE: cfg->capture = arg; break;
 	case OPT_REPLAY: cfg->replay = arg; break;
+	case OPT_USER:
+		if (privs_check_user(arg) < 0)
+			usage_error("no such user '%s'", arg);
+		cfg->user = arg;
+		break;
+	case OPT_METRICS: cfg->metrics = arg; break;
 	case 'h':
 		opts_help(stdout, "Usage: exitmon [OPTION]...\n"
 			  "Collect the kernel's taskstats exit records and count "
@@ -168,9 +178,10 @@ static void parse_args(int argc, char **argv, struct mon_config *cfg)
 	}
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
-	if (cfg->replay && (cfg->capture || cpus_arg || cfg->wakeup || cfg->pidfile))
+	if (cfg->replay && (cfg->capture || cpus_arg || cfg->wakeup || cfg->pidfile ||
+			    cfg->user || cfg->metrics))
 		usage_error("%s", "--replay reads a file: it cannot be combined "
-			    "with --capture, --cpus, --wakeup or --pidfile");
+			    "with --capture, --cpus, --wakeup, --pidfile, --user or --metrics");
 	if (cfg->output && cfg->capture && !strcmp(cfg->output, cfg->capture))
 		usage_error("%s", "--output and --capture name the same file");
 	if (!cfg->replay)

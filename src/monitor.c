@@ -14,6 +14,9 @@
 #include "genl.h"
 #include "kvfile.h"
 #include "log.h"
+#include "metrics.h"
+#include "notify.h"
+#include "privs.h"
 #include "receive.h"
 #include "report.h"
 #include "selfcheck.h"
@@ -62,7 +65,9 @@ struct mon {
 	struct output out;
 	struct collector col;
 	uint64_t rcvbuf;
-	double t0, last_stats, last_drops;
+	double t0, last_stats, last_drops, last_metrics;
+	double start_unix;
+	uint64_t records_at_last_metrics;
 	uint64_t records_at_last_stats;
 	bool pidfile_written;
 };
@@ -156,7 +161,18 @@ static int open_listener(struct mon *m)
 		warnmsg("cannot open a generic netlink socket: %s", strerror(-r));
 		return EXIT_RUNTIME;
 	}
+	if (geteuid() == 0 || m->cfg->user || !caps_only_net_admin()) {
+		const char *what = "";
+
+		if ((r = privs_drop(m->cfg->user, &what)) < 0) {
+			warnmsg("cannot drop privileges: failed to %s: %s", what,
+				strerror(-r));
+			return EXIT_RUNTIME;
+		}
+	}
+	caps_net_admin_effective(true);	/* SO_RCVBUFFORCE passes rmem_max */
 	r = socket_set_rcvbuf(m->ts.fd, m->cfg->rcvbuf, &m->rcvbuf);
+	caps_net_admin_effective(false);
 	if (r < 0)
 		warnmsg("cannot set the receive buffer to %llu bytes: %s",
 			(unsigned long long)m->cfg->rcvbuf, strerror(-r));
@@ -236,6 +252,33 @@ static int write_pidfile(const char *path)
 
 /* --- the loop --- */
 
+static void write_metrics(struct mon *m, double now)
+{
+	struct metrics_gauges g = { 0 };
+	struct run_counts rc;
+	struct queue_state q = { 0, 0 };
+	struct run_info ri = { 0 };
+	double dt = now - m->last_metrics;
+	int r;
+
+	sync_drops(m);
+	receiver_queue(&m->rx, &q);
+	run_info_fill_usage(&ri);
+	g.record_rate = dt > 0 ? (double)(m->col.n.records -
+					  m->records_at_last_metrics) / dt : 0;
+	g.queue_bytes = q.rmem_alloc;
+	g.rcvbuf_bytes = q.rcvbuf;
+	g.cpu_user = ri.cpu_user;
+	g.cpu_sys = ri.cpu_sys;
+	g.start_time = m->start_unix;
+	rc = counts_of(m);
+	if ((r = metrics_write(m->cfg->metrics, &rc, &g)) < 0)
+		warnmsg("cannot write metrics %s: %s", m->cfg->metrics,
+			strerror(-r));
+	m->last_metrics = now;
+	m->records_at_last_metrics = m->col.n.records;
+}
+
 static void periodic(struct mon *m, double now)
 {
 	const struct mon_config *cfg = m->cfg;
@@ -265,6 +308,9 @@ static void periodic(struct mon *m, double now)
 		m->last_stats = now;
 		m->records_at_last_stats = m->col.n.records;
 	}
+	if (cfg->metrics && now - m->last_metrics >=
+	    (cfg->stats_s > 0 ? cfg->stats_s : DEFAULT_METRICS_S))
+		write_metrics(m, now);
 	if (cfg->duration_s > 0 && now - m->t0 >= cfg->duration_s)
 		mon_stop = 1;
 	if (collector_done(&m->col))
@@ -385,15 +431,27 @@ int mon_run(const struct mon_config *cfg)
 	m.ts.fd = -1;
 	if ((status = open_sinks(&m)) || (status = open_listener(&m)))
 		goto out;
-	m.t0 = m.last_stats = m.last_drops = now_s();
+	m.t0 = m.last_stats = m.last_drops = m.last_metrics = now_s();
+	{
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		m.start_unix = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	}
 	if (cfg->self_check && (status = self_check(&m)))
 		goto out_registered;
 	if (cfg->pidfile && (status = write_pidfile(cfg->pidfile)))
 		goto out_registered;
 	m.pidfile_written = cfg->pidfile != NULL;
+	notify_systemd("READY=1");
+	if (cfg->metrics)
+		write_metrics(&m, now_s());
 	status = cfg->wakeup ? loop_wakeup(&m) : loop_batched(&m);
+	notify_systemd("STOPPING=1");
 out_registered:
 	finish(&m, &ri);
+	if (cfg->metrics)
+		write_metrics(&m, now_s());
 	status = report(&m, &ri, status);
 out:
 	cleanup(&m);

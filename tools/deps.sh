@@ -9,7 +9,8 @@ set -eu
 # iproute2/util-linux (namespaces, setpriv), systemd (unit checks).
 PACKAGES="build-essential pkg-config libnl-3-dev libnl-genl-3-dev libcap-dev
 libcmocka-dev perl mandoc python3 clang libclang-rt-dev gnuplot-nox
-prometheus iproute2 util-linux procps systemd libjson-c-dev valgrind"
+prometheus iproute2 util-linux procps systemd libjson-c-dev valgrind
+libcap2-bin logrotate"
 
 # libclang-rt-dev is versioned on Debian 12 (libclang-rt-14-dev).
 resolve() {

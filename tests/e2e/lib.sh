@@ -68,3 +68,10 @@ stop_exitmon() {
 
 # A copy of /bin/true whose name is the comm its exits carry.
 tagbin() { cp /bin/true "$T/$1"; echo "$T/$1"; }
+
+# man_examples PAGE: the commands of the EXAMPLES section (.Dl lines),
+# with mdoc's escaped hyphens and backslashes turned back into plain text.
+man_examples() {
+	sed -n '/^\.Sh EXAMPLES/,/^\.Sh /p' "$1" | sed -n 's/^\.Dl //p' |
+		sed -e 's/\\-/-/g' -e 's/\\e/\\/g'
+}

@@ -1,0 +1,81 @@
+/* Metrics as Prometheus text; names are documented in exitmon(8). */
+#include "metrics.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kvfile.h"
+
+struct mbuf {
+	char buf[8192];
+	size_t len;
+};
+
+static void put(struct mbuf *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void put(struct mbuf *m, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (m->len >= sizeof(m->buf))
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(m->buf + m->len, sizeof(m->buf) - m->len, fmt, ap);
+	va_end(ap);
+	m->len += n > 0 ? (size_t)n : 0;
+}
+
+static void counter(struct mbuf *m, const char *name, const char *help,
+		    uint64_t v)
+{
+	put(m, "# HELP exitmon_%s %s\n# TYPE exitmon_%s counter\n"
+	    "exitmon_%s %" PRIu64 "\n", name, help, name, name, v);
+}
+
+static void gauge(struct mbuf *m, const char *name, const char *help, double v)
+{
+	put(m, "# HELP exitmon_%s %s\n# TYPE exitmon_%s gauge\n"
+	    "exitmon_%s %.6g\n", name, help, name, name, v);
+}
+
+int metrics_write(const char *path, const struct run_counts *rc,
+		  const struct metrics_gauges *g)
+{
+	const struct loss_counters *n = rc->n;
+	struct mbuf *m = calloc(1, sizeof(*m));
+	int r;
+
+	if (!m)
+		return -ENOMEM;
+	put(m, "# HELP exitmon_records_total Exit records received, by type.\n"
+	    "# TYPE exitmon_records_total counter\n"
+	    "exitmon_records_total{type=\"pid\"} %" PRIu64 "\n"
+	    "exitmon_records_total{type=\"tgid\"} %" PRIu64 "\n",
+	    n->records_pid, n->records_tgid);
+	counter(m, "records_matched_total", "Records that passed the filters.", n->matched);
+	counter(m, "records_written_total", "Records written to the output.", rc->written);
+	counter(m, "records_unwritten_total", "Records received but not written (output failed).", rc->unwritten);
+	counter(m, "records_dropped_total", "Records the kernel dropped because the receive queue was full.", n->dropped);
+	counter(m, "enobufs_episodes_total", "Receive-queue overflow episodes (ENOBUFS).", n->enobufs);
+	counter(m, "messages_truncated_total", "Messages larger than the receive slot.", n->truncated);
+	counter(m, "messages_malformed_total", "Messages that failed the parser's checks.", n->malformed);
+	gauge(m, "record_rate", "Records received per second over the last stats interval.", g->record_rate);
+	gauge(m, "receive_queue_bytes", "Bytes waiting in the socket receive queue.", g->queue_bytes);
+	gauge(m, "receive_buffer_bytes", "The socket receive buffer size.", g->rcvbuf_bytes);
+	gauge(m, "receive_queue_fill_ratio", "Receive queue fill, 0 to 1.",
+	      g->rcvbuf_bytes > 0 ? g->queue_bytes / g->rcvbuf_bytes : 0);
+	put(m, "# HELP exitmon_cpu_seconds_total CPU time used by the collector.\n"
+	    "# TYPE exitmon_cpu_seconds_total counter\n"
+	    "exitmon_cpu_seconds_total{mode=\"user\"} %.6f\n"
+	    "exitmon_cpu_seconds_total{mode=\"system\"} %.6f\n",
+	    g->cpu_user, g->cpu_sys);
+	gauge(m, "start_time_seconds", "Unix time the collector started.", g->start_time);
+	r = file_replace_atomic(path, m->buf, m->len);
+	free(m);
+	return r;
+}
