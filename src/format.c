@@ -48,14 +48,15 @@ enum col_kind {
 	C_VERSION,	/* struct version as sent */
 };
 
-/* name, kind, field (C_FIELD only), width in the text format (0: not shown).
- * The order is the CSV column order and the JSON key order. */
+/* name, kind, field (C_FIELD, C_NICE), width in the text format (0: not
+ * shown; comm is always shown, last).  The order is the CSV column order and
+ * the JSON key order. */
 #define COLUMNS(X) \
 	X(type, C_TYPE, 0, 4) \
 	X(pid, C_PID, 0, 7) \
 	X(tgid, C_TGID, 0, 7) \
 	X(ppid, C_FIELD, F_PPID, 7) \
-	X(comm, C_COMM, 0, 1) \
+	X(comm, C_COMM, 0, 0) \
 	X(uid, C_FIELD, F_UID, 6) \
 	X(gid, C_FIELD, F_GID, 0) \
 	X(exitcode, C_FIELD, F_EXITCODE, 8) \
@@ -91,9 +92,14 @@ enum col_kind {
 	X(cancelled_write_bytes, C_FIELD, F_CANCELLED_WRITE_BYTES, 0) \
 	X(version, C_VERSION, 0, 0)
 
+/* Keys are stored padded to a fixed size so that they are copied with one
+ * fixed-size memcpy (two vector moves, no call): the bytes past the key are
+ * overwritten by the value that follows, and the line bound leaves room. */
+#define KEY_SPACE 32
+
 struct column {
 	const char *name;
-	const char *jkey;	/* ,"name": -- the comma is skipped for the first */
+	char jkey[KEY_SPACE];	/* ,"name": -- the comma is skipped for the first */
 	uint8_t name_len, jkey_len;
 	uint8_t kind;
 	uint8_t field;
@@ -119,7 +125,8 @@ COLUMNS(COL_CHECK)
 #define COL_COUNT_ONE(nm, kind, field, tw) + 1
 #define NCOLS_CONST (0 COLUMNS(COL_COUNT_ONE))
 #define LINE_BOUND (NCOLS_CONST * (MAX_NAME + 4 + MAX_VALUE + 16) + \
-		    6 * TS_COMM_LEN + 8)
+		    6 * TS_COMM_LEN + 8 + KEY_SPACE)
+_Static_assert(MAX_NAME + 4 <= KEY_SPACE, "KEY_SPACE too small");
 _Static_assert(LINE_BOUND < FORMAT_MAX_LINE, "FORMAT_MAX_LINE too small");
 
 int format_from_name(const char *name, enum out_format *out)
@@ -221,27 +228,43 @@ static unsigned count_digits(uint64_t v)
 	}
 }
 
-/* Append v in decimal; two digits per division, written back to front. */
-static char *put_u64(char *p, uint64_t v)
+/* Write the n digits of v ending at q (back to front, two per division).
+ * 32-bit arithmetic where it fits: most values do, and a 32-bit division
+ * by a constant is a cheaper multiply than a 64-bit one. */
+static void put_digits32(char *q, uint32_t v)
 {
-	unsigned n = count_digits(v);
-	char *q = p + n;
-
 	while (v >= 100) {
-		unsigned i = (unsigned)(v % 100) * 2;
+		uint32_t d = v / 100, i = (v - d * 100) * 2;
 
-		v /= 100;
+		v = d;
 		q -= 2;
 		q[0] = digit_pairs[i];
 		q[1] = digit_pairs[i + 1];
 	}
 	if (v >= 10) {
-		q -= 2;
-		q[0] = digit_pairs[v * 2];
-		q[1] = digit_pairs[v * 2 + 1];
+		q[-2] = digit_pairs[v * 2];
+		q[-1] = digit_pairs[v * 2 + 1];
 	} else {
-		*--q = (char)('0' + v);
+		q[-1] = (char)('0' + v);
 	}
+}
+
+/* Append v in decimal. */
+static char *put_u64(char *p, uint64_t v)
+{
+	unsigned n = count_digits(v);
+	char *q = p + n;
+
+	while (v > UINT32_MAX) {
+		uint64_t d = v / 100;
+		unsigned i = (unsigned)(v - d * 100) * 2;
+
+		v = d;
+		q -= 2;
+		q[0] = digit_pairs[i];
+		q[1] = digit_pairs[i + 1];
+	}
+	put_digits32(q, (uint32_t)v);
 	return p + n;
 }
 
@@ -259,6 +282,11 @@ static char *put_nice(char *p, uint64_t v)
 
 static char *put_value(char *p, const struct column *c, uint64_t v)
 {
+	/* Most fields of most records are single digits (often 0): inline. */
+	if (v < 10 && c->kind != C_NICE) {
+		*p = (char)('0' + v);
+		return p + 1;
+	}
 	return c->kind == C_NICE ? put_nice(p, v) : put_u64(p, v);
 }
 
@@ -383,8 +411,12 @@ static char *json_record(char *p, const struct exit_record *r)
 		uint64_t v;
 
 		/* The first key is written without its leading comma. */
-		p = i ? put_mem(p, c->jkey, c->jkey_len)
-		      : put_mem(p, c->jkey + 1, c->jkey_len - 1u);
+		if (i) {
+			memcpy(p, c->jkey, KEY_SPACE);
+			p += c->jkey_len;
+		} else {
+			p = put_mem(p, c->jkey + 1, c->jkey_len - 1u);
+		}
 		if (c->kind == C_TYPE)
 			p = r->type == REC_TGID ? put_mem(p, "\"tgid\"", 6)
 						: put_mem(p, "\"pid\"", 5);
@@ -509,9 +541,10 @@ static char *align_right(char *start, char *p, unsigned width)
 	return start + width;
 }
 
+/* comm is not in this list: the text format always ends with it. */
 static bool text_shown(const struct column *c)
 {
-	return c->text_width && c->kind != C_COMM;
+	return c->text_width != 0;
 }
 
 static char *text_header(char *p)

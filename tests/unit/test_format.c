@@ -326,6 +326,19 @@ static void test_integer_conversion(void **state)
 		if (i < 19)
 			p10 *= 10;
 	}
+	/* Around the switch from 64- to 32-bit arithmetic. */
+	for (i = 0; i < 6; i++) {
+		const uint64_t edge[] = { UINT32_MAX - 1ull, UINT32_MAX,
+					  UINT32_MAX + 1ull, UINT32_MAX * 100ull,
+					  UINT32_MAX * 100ull + 99, 1ull << 63 };
+		char want[64];
+
+		rec_set(&r, F_MINFLT, edge[i]);
+		fmt(FMT_CSV, &r);
+		snprintf(want, sizeof(want), ",%llu,", (unsigned long long)edge[i]);
+		if (!strstr(line, want))
+			fail_msg("%s not in %s", want, line);
+	}
 	/* The id columns are 32-bit. */
 	rec_init(&r, REC_PID, UINT32_MAX, "", 0);
 	fmt(FMT_CSV, &r);

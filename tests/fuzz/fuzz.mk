@@ -1,0 +1,110 @@
+# Fuzzing and sanitizer builds.  Included from the main Makefile
+# (`include tests/fuzz/fuzz.mk`); until then run it as
+#   make -f Makefile -f tests/fuzz/fuzz.mk fuzz-smoke sanitize
+#
+#   fuzz        libFuzzer + ASan + UBSan on the parser and the formats for
+#               FUZZ_SECONDS (60); new inputs go to tests/fuzz/corpus-work/,
+#               crashes to build-san/fuzz/crashes/ (copy them to
+#               tests/fuzz/regress/ once fixed)
+#   fuzz-smoke  the same for FUZZ_SMOKE_SECONDS (30) from the seeds only,
+#               in a fresh work directory: a bounded pass for `make check`
+#   sanitize    the unit tests built with clang -fsanitize=address,undefined
+#               in build-san/ and run; then tests/fuzz/regress/ and the seed
+#               corpus replayed through the fuzz target under the same
+#               sanitizers (no libFuzzer needed for that)
+#   fuzz-seeds  regenerate tests/fuzz/corpus/ from tests/fuzz/mkseeds.c
+#   bench-format  ns per record for parsing and formatting (tests/bench/)
+#
+# Uses LIB_SRCS, UNIT_SRCS, ALL_CFLAGS, LIBS, CMOCKA_LIBS and Q from the
+# main Makefile.
+
+FUZZ_CC            ?= clang
+FUZZ_SECONDS       ?= 60
+FUZZ_SMOKE_SECONDS ?= 30
+SAN_B              := build-san
+SAN_FLAGS          := -fsanitize=address,undefined -fno-sanitize-recover=all \
+                      -fno-omit-frame-pointer -g -O1
+FUZZ_FLAGS         := -fsanitize=fuzzer,address,undefined \
+                      -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
+# What the fuzz target exercises: only the parser and the formats, so it
+# links without libnl or libcap.
+FUZZ_LIB_SRCS      := src/record.c src/format.c
+FUZZ_RUN_FLAGS     := -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+                      -print_final_stats=1
+FUZZ_ENV           := UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+SAN_LIB_OBJS  := $(LIB_SRCS:%.c=$(SAN_B)/%.o)
+SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(SAN_B)/tests/%)
+# Keep the test objects between runs (they are intermediate to make).
+.SECONDARY: $(UNIT_SRCS:%.c=$(SAN_B)/%.o)
+
+.PHONY: fuzz fuzz-smoke sanitize fuzz-seeds bench-format
+
+$(SAN_B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC-SAN  $<")
+	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(SAN_FLAGS) -MMD -MP -c $< -o $@
+
+$(SAN_B)/libexitmon.a: $(SAN_LIB_OBJS)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(SAN_B)/tests/%: $(SAN_B)/tests/unit/%.o $(SAN_B)/libexitmon.a
+	@$(if $(Q),echo "  LD-SAN  $@")
+	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(LDFLAGS) -o $@ $^ \
+	  $(CMOCKA_LIBS) $(LIBS)
+
+# libFuzzer instruments everything it links; the sources are compiled here,
+# not taken from build-san/, because -fsanitize=fuzzer changes the code.
+$(SAN_B)/fuzz/fuzz_record: tests/fuzz/fuzz_record.c $(FUZZ_LIB_SRCS) \
+		include/record.h include/format.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  FUZZ-LD $@")
+	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -o $@ \
+	  tests/fuzz/fuzz_record.c $(FUZZ_LIB_SRCS)
+
+$(SAN_B)/fuzz/replay: tests/fuzz/replay.c tests/fuzz/fuzz_record.c \
+		$(FUZZ_LIB_SRCS) include/record.h include/format.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD-SAN  $@")
+	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ tests/fuzz/replay.c \
+	  tests/fuzz/fuzz_record.c $(FUZZ_LIB_SRCS)
+
+fuzz: $(SAN_B)/fuzz/fuzz_record
+	$(Q)mkdir -p tests/fuzz/corpus-work $(SAN_B)/fuzz/crashes
+	$(Q)$(FUZZ_ENV) $< $(FUZZ_RUN_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
+	  -artifact_prefix=$(SAN_B)/fuzz/crashes/ \
+	  tests/fuzz/corpus-work tests/fuzz/corpus tests/fuzz/regress
+
+fuzz-smoke: $(SAN_B)/fuzz/fuzz_record
+	$(Q)rm -rf $(SAN_B)/fuzz/smoke-corpus
+	$(Q)mkdir -p $(SAN_B)/fuzz/smoke-corpus $(SAN_B)/fuzz/crashes
+	$(Q)$(FUZZ_ENV) $< $(FUZZ_RUN_FLAGS) -max_total_time=$(FUZZ_SMOKE_SECONDS) \
+	  -artifact_prefix=$(SAN_B)/fuzz/crashes/ \
+	  $(SAN_B)/fuzz/smoke-corpus tests/fuzz/corpus tests/fuzz/regress \
+	  2>$(SAN_B)/fuzz/smoke.log || { tail -n 60 $(SAN_B)/fuzz/smoke.log; exit 1; }
+	$(Q)grep -E '^(stat::number_of_executed_units|Done)' \
+	  $(SAN_B)/fuzz/smoke.log | sed 's/^/fuzz-smoke: /'
+
+sanitize: $(SAN_UNIT_BINS) $(SAN_B)/fuzz/replay
+	$(Q)set -e; for t in $(SAN_UNIT_BINS); do echo "== $$t"; \
+	  $(FUZZ_ENV) $$t; done
+	$(Q)$(FUZZ_ENV) $(SAN_B)/fuzz/replay tests/fuzz/regress tests/fuzz/corpus
+
+$(SAN_B)/fuzz/mkseeds: tests/fuzz/mkseeds.c tests/unit/tsbuild.h include/record.h
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $<
+
+fuzz-seeds: $(SAN_B)/fuzz/mkseeds
+	$(Q)$< tests/fuzz/corpus
+
+$(SAN_B)/bench/bench_format: tests/bench/bench_format.c src/record.c \
+		src/format.c tests/unit/tsbuild.h include/record.h include/format.h
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ tests/bench/bench_format.c src/record.c \
+	  src/format.c
+
+bench-format: $(SAN_B)/bench/bench_format
+	$(Q)$<
+
+-include $(shell find $(SAN_B) -name '*.d' 2>/dev/null)
