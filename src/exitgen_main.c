@@ -1,0 +1,353 @@
+/* exitgen: make tasks exit at a controlled rate, in a chosen shape, so that
+ * the cost of exit accounting can be measured against the exit rate. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "genreport.h"
+#include "log.h"
+#include "numparse.h"
+#include "spawn.h"
+
+enum {
+	OPT_BACKGROUND = 256, OPT_MMAP, OPT_COHORT, OPT_BASELINE, OPT_SUMMARY,
+};
+
+struct opt {
+	const char *name;
+	int val;		/* short letter, or OPT_* for long only */
+	const char *arg;	/* NULL: takes no value */
+	const char *help;
+};
+
+/* The one table: getopt_long's arrays and --help are made from it. */
+static const struct opt opts[] = {
+	{ "shape", 's', "SHAPE", "thread, process, fork or group:K (default thread)" },
+	{ "rate", 'r', "R", "exits per second, or max (default max)" },
+	{ "count", 'n', "N", "number of exits (default 1000 without --duration)" },
+	{ "duration", 'd', "SECONDS", "stop after SECONDS (with --count: first wins)" },
+	{ "workers", 'w', "W", "spawner threads sharing the schedule (default 1)" },
+	{ "batch", 'b', "B", "each spawner makes B waiting tasks, released on the schedule" },
+	{ "work", 'W', "KIND:ARG", "before exit: cpu:USEC, touch:BYTES, write:BYTES[:PATH]" },
+	{ "tag", 't', "NAME", "comm of every exiting task (default exitgen, 15 bytes max)" },
+	{ "exit-by", 'e', "HOW", "exit (default), or signal: SIGKILLed and reaped" },
+	{ "background", OPT_BACKGROUND, "N", "keep N idle children alive during the run" },
+	{ "mmap", OPT_MMAP, "SIZE[:PATH]", "map and touch a shared file of SIZE first" },
+	{ "cohort", OPT_COHORT, "N", "start N identical tasks together, report their ends" },
+	{ "baseline", OPT_BASELINE, NULL, "bare create-and-join loop, flat out (the reference)" },
+	{ "json", 'j', NULL, "print the report as one JSON object" },
+	{ "summary", OPT_SUMMARY, "FILE", "write the report as key=value lines to FILE" },
+	{ "quiet", 'q', NULL, "print no report (errors still go to stderr)" },
+	{ "help", 'h', NULL, "show this help and exit" },
+	{ "version", 'V', NULL, "show the version and exit" },
+};
+#define NOPTS (sizeof(opts) / sizeof(opts[0]))
+
+static const char *const reserved_tags[] = {
+	"exitgen-spawn", "exitgen-tls", "exitgen-bg",
+};
+
+struct cli {
+	struct spawn_config cfg;
+	bool json, quiet, rate_set, count_set;
+	const char *summary;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "Usage: %s [OPTION]...\n"
+		"Make tasks exit at a controlled rate, in a chosen shape.\n\n"
+		"Options:\n", progname);
+	for (size_t i = 0; i < NOPTS; i++) {
+		char left[40];
+
+		snprintf(left, sizeof(left), "%c%c%c --%s%s%s",
+			 opts[i].val < 256 ? '-' : ' ',
+			 opts[i].val < 256 ? opts[i].val : ' ',
+			 opts[i].val < 256 ? ',' : ' ', opts[i].name,
+			 opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
+		fprintf(out, "  %-28s %s\n", left, opts[i].help);
+	}
+	fprintf(out, "\nSee exitgen(1) for the shapes, the report keys and "
+		"examples.\n");
+}
+
+static _Noreturn void bad(const char *opt, const char *val, const char *why)
+{
+	die(EXIT_USAGE, "--%s '%s': %s; see '%s --help'", opt, val, why,
+	    progname);
+}
+
+static void build_getopt(struct option *lopts, char *shorts)
+{
+	char *s = shorts;
+
+	*s++ = ':';	/* report a missing value as ':' */
+	for (size_t i = 0; i < NOPTS; i++) {
+		lopts[i] = (struct option){ opts[i].name,
+			opts[i].arg ? required_argument : no_argument, NULL,
+			opts[i].val };
+		if (opts[i].val < 256) {
+			*s++ = (char)opts[i].val;
+			if (opts[i].arg)
+				*s++ = ':';
+		}
+	}
+	*s = '\0';
+	lopts[NOPTS] = (struct option){ 0 };
+}
+
+static const char *name_of(int val)
+{
+	for (size_t i = 0; i < NOPTS; i++)
+		if (opts[i].val == val)
+			return opts[i].name;
+	return "?";
+}
+
+static void set_tag(struct spawn_config *cfg, const char *v)
+{
+	if (!*v)
+		bad("tag", v, "the tag must not be empty");
+	for (const unsigned char *p = (const unsigned char *)v; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			bad("tag", v, "control characters are not allowed");
+	for (size_t i = 0; i < sizeof(reserved_tags) / sizeof(*reserved_tags); i++)
+		if (!strncmp(v, reserved_tags[i], SPAWN_TAG_MAX))
+			bad("tag", v, "reserved for exitgen's own threads");
+	if (strlen(v) > SPAWN_TAG_MAX)
+		warnmsg("--tag '%s' is longer than the kernel keeps; tasks are "
+			"named '%.*s'", v, SPAWN_TAG_MAX, v);
+	snprintf(cfg->tag, sizeof(cfg->tag), "%.*s", SPAWN_TAG_MAX, v);
+}
+
+static void set_mmap(struct spawn_config *cfg, const char *v)
+{
+	char num[32];
+	const char *colon = strchr(v, ':');
+	size_t len = colon ? (size_t)(colon - v) : strlen(v);
+
+	if (len >= sizeof(num) || (colon && !colon[1]))
+		bad("mmap", v, "expected SIZE or SIZE:PATH");
+	memcpy(num, v, len);
+	num[len] = '\0';
+	if (parse_size(num, 4096, 1ull << 40, &cfg->mmap_bytes) < 0)
+		bad("mmap", v, "SIZE must be 4K to 1T, e.g. 100M");
+	cfg->mmap_path = colon ? colon + 1 : NULL;
+}
+
+static void set_rate(struct cli *c, const char *v)
+{
+	c->rate_set = true;
+	if (!strcmp(v, "max")) {
+		c->cfg.rate = 0;
+		return;
+	}
+	if (parse_double(v, 0.001, 1e7, &c->cfg.rate) < 0 || c->cfg.rate <= 0)
+		bad("rate", v, "expected exits per second (up to 1e7) or max");
+}
+
+static void take_option(struct cli *c, int val, const char *v)
+{
+	struct spawn_config *cfg = &c->cfg;
+	uint64_t u;
+
+	switch (val) {
+	case 's':
+		if (spawn_parse_shape(v, &cfg->shape, &cfg->group_threads) < 0)
+			bad("shape", v, "expected thread, process, fork or "
+			    "group:K with K from 2 to 1024");
+		break;
+	case 'r':
+		set_rate(c, v);
+		break;
+	case 'n':
+		if (parse_u64(v, 1, 1000000000000ull, &cfg->count) < 0)
+			bad("count", v, "expected a whole number from 1");
+		c->count_set = true;
+		break;
+	case 'd':
+		if (parse_double(v, 0.001, 31 * 86400.0, &cfg->duration) < 0)
+			bad("duration", v, "expected seconds, 0.001 to 2678400");
+		break;
+	case 'w':
+		if (parse_u32(v, 1, 256, &cfg->workers) < 0)
+			bad("workers", v, "expected 1 to 256");
+		break;
+	case 'b':
+		if (parse_u32(v, 1, 100000, &cfg->batch) < 0)
+			bad("batch", v, "expected 1 to 100000");
+		break;
+	case 'W':
+		if (spawn_parse_work(v, &cfg->work) < 0)
+			bad("work", v, "expected cpu:USEC, touch:BYTES or "
+			    "write:BYTES[:PATH]");
+		break;
+	case 't':
+		set_tag(cfg, v);
+		break;
+	case 'e':
+		if (!strcmp(v, "exit"))
+			cfg->exit_by = EXIT_BY_EXIT;
+		else if (!strcmp(v, "signal"))
+			cfg->exit_by = EXIT_BY_SIGNAL;
+		else
+			bad("exit-by", v, "expected exit or signal");
+		break;
+	case OPT_BACKGROUND:
+		if (parse_u64(v, 0, 1000000, &cfg->background) < 0)
+			bad("background", v, "expected 0 to 1000000");
+		break;
+	case OPT_MMAP:
+		set_mmap(cfg, v);
+		break;
+	case OPT_COHORT:
+		if (parse_u64(v, 1, 10000, &u) < 0)
+			bad("cohort", v, "expected 1 to 10000");
+		cfg->cohort = (unsigned)u;
+		break;
+	case OPT_BASELINE:
+		cfg->baseline = true;
+		break;
+	case 'j':
+		c->json = true;
+		break;
+	case OPT_SUMMARY:
+		c->summary = v;
+		break;
+	case 'q':
+		c->quiet = true;
+		break;
+	}
+}
+
+static _Noreturn void conflict(const char *a, const char *b)
+{
+	die(EXIT_USAGE, "%s cannot be combined with %s; see '%s --help'", a, b,
+	    progname);
+}
+
+static void check_combinations(struct cli *c)
+{
+	struct spawn_config *cfg = &c->cfg;
+	const struct spawn_work *w = &cfg->work;
+	bool work = w->cpu_ns || w->touch_bytes || w->write_bytes;
+
+	if (cfg->exit_by == EXIT_BY_SIGNAL && cfg->shape == SHAPE_THREAD)
+		die(EXIT_USAGE, "--exit-by signal needs --shape process, fork "
+		    "or group:K (a signal kills a whole thread group)");
+	if (cfg->cohort) {
+		if (c->rate_set || c->count_set || cfg->duration > 0)
+			conflict("--cohort", "--rate, --count or --duration");
+		if (cfg->batch || cfg->workers > 1 || cfg->baseline ||
+		    cfg->exit_by == EXIT_BY_SIGNAL)
+			conflict("--cohort", "--batch, --workers, --baseline "
+				 "or --exit-by signal");
+	}
+	if (cfg->baseline && ((c->rate_set && cfg->rate > 0) || cfg->batch ||
+			      work || cfg->exit_by == EXIT_BY_SIGNAL))
+		conflict("--baseline", "--rate R, --batch, --work or --exit-by");
+	if (!c->count_set && cfg->duration == 0)
+		cfg->count = 1000;
+	else if (!c->count_set)
+		cfg->count = UINT64_MAX;
+	if (cfg->rate > 0 && cfg->duration > 0 && cfg->duration * cfg->rate < 1)
+		die(EXIT_USAGE, "--duration %g at --rate %g holds no exit; "
+		    "make one of them larger", cfg->duration, cfg->rate);
+}
+
+static void parse_args(struct cli *c, int argc, char **argv)
+{
+	struct option lopts[NOPTS + 1];
+	char shorts[2 * NOPTS + 2];
+	int val;
+
+	build_getopt(lopts, shorts);
+	opterr = 0;
+	while ((val = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
+		if (val == 'h') {
+			usage(stdout);
+			exit(EXIT_OK);
+		}
+		if (val == 'V') {
+			printf("exitgen %s\n", EXITMON_VERSION);
+			exit(EXIT_OK);
+		}
+		if (val == '?' && optopt && optopt < 256)
+			die(EXIT_USAGE, "unknown option '-%c'; see '%s --help'",
+			    optopt, progname);
+		if (val == '?')
+			die(EXIT_USAGE, "unknown option '%s'; see '%s --help'",
+			    argv[optind - 1], progname);
+		if (val == ':')
+			die(EXIT_USAGE, "option --%s needs a value; see '%s "
+			    "--help'", name_of(optopt), progname);
+		take_option(c, val, optarg);
+	}
+	if (optind < argc)
+		die(EXIT_USAGE, "unexpected argument '%s'; see '%s --help'",
+		    argv[optind], progname);
+	check_combinations(c);
+}
+
+static int exit_status(const struct spawn_result *res)
+{
+	if (res->stopped_by == STOP_ERROR || res->stopped_by == STOP_LIMIT ||
+	    res->children_left)
+		return EXIT_RUNTIME;
+	return EXIT_OK;
+}
+
+static void explain_stop(const struct spawn_result *res)
+{
+	if (res->stopped_by == STOP_LIMIT)
+		warnmsg("stopped: the kernel refused more tasks (RLIMIT_NPROC, "
+			"threads-max or pid_max) while %s after %llu tasks; "
+			"raise the limit or lower --batch/--background",
+			res->error_what ? res->error_what : "creating a task",
+			(unsigned long long)res->created);
+	else if (res->stopped_by == STOP_ERROR)
+		warnmsg("stopped: %s failed: %s", res->error_what ?
+			res->error_what : "the run", strerror(-res->error));
+	if (res->children_left)
+		warnmsg("%ld children were left behind (a bug: please report)",
+			res->children_left);
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c = { .cfg = { .shape = SHAPE_THREAD, .group_threads = 1,
+				  .workers = 1, .count = 1000,
+				  .tag = "exitgen" } };
+	struct spawn_result res;
+	struct replist kv;
+	char *groups = NULL;
+	int r, status;
+
+	log_init(argv[0]);
+	parse_args(&c, argc, argv);
+	r = spawn_run(&c.cfg, &res);
+	if (r < 0)
+		die(EXIT_RUNTIME, "%s: %s", res.error_what ? res.error_what :
+		    "setting up", strerror(-r));
+	if (genreport_build(&kv, &c.cfg, &res, &groups) < 0)
+		die(EXIT_RUNTIME, "building the report: out of memory");
+	if (c.json && !c.quiet)
+		genreport_json(&kv, stdout);
+	else if (!c.quiet)
+		genreport_text(&kv, &c.cfg, &res, stdout);
+	fflush(stdout);
+	explain_stop(&res);
+	status = exit_status(&res);
+	if (c.summary && (r = genreport_summary(&kv, c.summary)) < 0) {
+		warnmsg("cannot write the summary %s: %s", c.summary,
+			strerror(-r));
+		status = EXIT_RUNTIME;
+	}
+	free(groups);
+	spawn_result_free(&res);
+	return status;
+}

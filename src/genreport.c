@@ -1,0 +1,338 @@
+/* exitgen's report as one key list, in three forms: see genreport.h. */
+#include "genreport.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kvfile.h"
+
+static struct rep_item *rep_add(struct replist *l, const char *key, enum rep_type t)
+{
+	struct rep_item *kv;
+
+	if (l->n >= REP_MAX)
+		abort();	/* a programming error: raise REP_MAX */
+	kv = &l->item[l->n++];
+	memset(kv, 0, sizeof(*kv));
+	kv->key = key;
+	kv->type = t;
+	return kv;
+}
+
+void rep_u64(struct replist *l, const char *key, uint64_t v)
+{
+	rep_add(l, key, REP_U64)->u = v;
+}
+
+void rep_dbl(struct replist *l, const char *key, double v, int prec)
+{
+	struct rep_item *kv = rep_add(l, key, REP_DBL);
+
+	kv->d = v == v ? v : 0;		/* never NaN in a report */
+	kv->prec = prec;
+}
+
+void rep_str(struct replist *l, const char *key, const char *s)
+{
+	rep_add(l, key, REP_STR)->s = s;
+}
+
+const struct rep_item *rep_get(const struct replist *l, const char *key)
+{
+	for (unsigned i = 0; i < l->n; i++)
+		if (!strcmp(l->item[i].key, key))
+			return &l->item[i];
+	return NULL;
+}
+
+static double tv_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+static double ns_us(uint64_t ns)
+{
+	return (double)ns / 1000.0;
+}
+
+unsigned cohort_groups(const double *finish, uint64_t n, char *buf,
+		       size_t len)
+{
+	double gap_min;
+	unsigned groups = 0;
+	uint64_t size = 0;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (n == 0)
+		return 0;
+	/* A gap splits groups when it is a tenth of the spread and a
+	 * hundredth of the whole time: ties within noise stay one group. */
+	gap_min = fmax((finish[n - 1] - finish[0]) / 10, finish[n - 1] / 100);
+	for (uint64_t i = 0; i < n; i++) {
+		size++;
+		if (i + 1 < n && !(finish[i + 1] - finish[i] > gap_min &&
+				   gap_min > 0))
+			continue;
+		groups++;
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%llu",
+						 groups > 1 ? "," : "",
+						 (unsigned long long)size);
+		size = 0;
+	}
+	return groups;
+}
+
+static const char *mode_name(const struct spawn_config *cfg)
+{
+	if (cfg->baseline)
+		return "baseline";
+	if (cfg->cohort)
+		return "cohort";
+	return cfg->batch ? "batch" : "run";
+}
+
+static bool is_saturated(const struct spawn_config *cfg,
+			 const struct spawn_result *res, double achieved)
+{
+	if (cfg->rate <= 0 || cfg->cohort || cfg->baseline)
+		return false;
+	if (res->stopped_by != STOP_COUNT && res->stopped_by != STOP_DURATION)
+		return false;
+	return achieved < 0.99 * cfg->rate;
+}
+
+static void build_cpu(struct replist *l, const struct spawn_result *res)
+{
+	double us = tv_s(res->self.ru_utime), ss = tv_s(res->self.ru_stime);
+	double uc = tv_s(res->children.ru_utime);
+	double sc = tv_s(res->children.ru_stime);
+
+	rep_dbl(l, "user", us + uc, 6);
+	rep_dbl(l, "sys", ss + sc, 6);
+	rep_dbl(l, "user_self", us, 6);
+	rep_dbl(l, "sys_self", ss, 6);
+	rep_dbl(l, "user_children", uc, 6);
+	rep_dbl(l, "sys_children", sc, 6);
+}
+
+static int build_cohort(struct replist *l, const struct spawn_result *res,
+			char **groups)
+{
+	const double *f = res->cohort_finish;
+	uint64_t n = res->cohort_n;
+	size_t len = 24 * (size_t)(n ? n : 1);
+	unsigned ng;
+
+	*groups = malloc(len);
+	if (!*groups)
+		return -ENOMEM;
+	ng = cohort_groups(f, n, *groups, len);
+	rep_u64(l, "cohort_n", n);
+	rep_dbl(l, "cohort_first_s", n ? f[0] : 0, 6);
+	rep_dbl(l, "cohort_last_s", n ? f[n - 1] : 0, 6);
+	rep_dbl(l, "cohort_spread_s", n ? f[n - 1] - f[0] : 0, 6);
+	rep_dbl(l, "cohort_median_s", n ? (f[(n - 1) / 2] + f[n / 2]) / 2 : 0, 6);
+	rep_u64(l, "cohort_ngroups", ng);
+	rep_str(l, "cohort_groups", *groups);
+	return 0;
+}
+
+int genreport_build(struct replist *l, const struct spawn_config *cfg,
+		 const struct spawn_result *res, char **groups)
+{
+	static char shape[32];
+	double achieved = res->elapsed > 0 ? (double)res->exits / res->elapsed : 0;
+
+	l->n = 0;
+	*groups = NULL;
+	rep_u64(l, "exits", res->exits);
+	if (cfg->rate > 0)
+		rep_dbl(l, "target_rate", cfg->rate, 3);
+	else
+		rep_str(l, "target_rate", "max");
+	rep_dbl(l, "achieved_rate", achieved, 3);
+	rep_dbl(l, "elapsed", res->elapsed, 6);
+	build_cpu(l, res);
+	rep_u64(l, "saturated", is_saturated(cfg, res, achieved));
+	rep_dbl(l, "late_p50_us", ns_us(hist_percentile(&res->late, 50)), 1);
+	rep_dbl(l, "late_p99_us", ns_us(hist_percentile(&res->late, 99)), 1);
+	rep_dbl(l, "late_max_us", ns_us(res->late.count ? res->late.max : 0), 1);
+	if (cfg->shape == SHAPE_GROUP)
+		snprintf(shape, sizeof(shape), "group:%u", cfg->group_threads);
+	else
+		snprintf(shape, sizeof(shape), "%s", spawn_shape_name(cfg->shape));
+	rep_str(l, "shape", shape);
+	rep_str(l, "tag", cfg->tag);
+	rep_u64(l, "tasks_created", res->created);
+	rep_str(l, "stopped_by", spawn_stop_name(res->stopped_by));
+	rep_str(l, "mode", mode_name(cfg));
+	rep_u64(l, "workers", cfg->workers);
+	rep_u64(l, "threads_per_task", cfg->shape == SHAPE_GROUP ?
+	       cfg->group_threads : 1);
+	rep_str(l, "exit_by", cfg->exit_by == EXIT_BY_SIGNAL ? "signal" : "exit");
+	rep_dbl(l, "reap_p50_us", ns_us(hist_percentile(&res->reap, 50)), 1);
+	rep_dbl(l, "reap_p99_us", ns_us(hist_percentile(&res->reap, 99)), 1);
+	rep_dbl(l, "reap_max_us", ns_us(res->reap.count ? res->reap.max : 0), 1);
+	rep_u64(l, "children_left", (uint64_t)res->children_left);
+	if (cfg->batch)
+		rep_u64(l, "batch", cfg->batch);
+	if (cfg->background) {
+		rep_u64(l, "background", res->background);
+		rep_dbl(l, "kill_background_s", res->kill_background, 6);
+	}
+	if (cfg->mmap_bytes)
+		rep_u64(l, "mmap_bytes", cfg->mmap_bytes);
+	if (cfg->exit_by == EXIT_BY_SIGNAL)
+		rep_dbl(l, "kill_reap_s", res->elapsed, 6);
+	if (cfg->cohort)
+		return build_cohort(l, res, groups);
+	return 0;
+}
+
+static void json_string(const char *s, FILE *out)
+{
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(out, "\\u%04x", *p);
+		else
+			fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+static void value_plain(const struct rep_item *kv, FILE *out)
+{
+	switch (kv->type) {
+	case REP_U64:
+		fprintf(out, "%llu", (unsigned long long)kv->u);
+		break;
+	case REP_DBL:
+		fprintf(out, "%.*f", kv->prec, kv->d);
+		break;
+	case REP_STR:
+		fputs(kv->s, out);
+		break;
+	}
+}
+
+void genreport_json(const struct replist *l, FILE *out)
+{
+	fputc('{', out);
+	for (unsigned i = 0; i < l->n; i++) {
+		const struct rep_item *kv = &l->item[i];
+
+		if (i)
+			fputc(',', out);
+		json_string(kv->key, out);
+		fputc(':', out);
+		if (kv->type == REP_STR)
+			json_string(kv->s, out);
+		else
+			value_plain(kv, out);
+	}
+	fputs("}\n", out);
+}
+
+static double get_d(const struct replist *l, const char *key)
+{
+	const struct rep_item *kv = rep_get(l, key);
+
+	if (!kv)
+		return 0;
+	return kv->type == REP_DBL ? kv->d : (double)kv->u;
+}
+
+static void text_rate(const struct replist *l, const struct spawn_config *cfg,
+		      FILE *out)
+{
+	double achieved = get_d(l, "achieved_rate");
+
+	if (cfg->baseline || cfg->cohort || cfg->rate <= 0)
+		fprintf(out, "  rate       %.1f exits/s (flat out)\n", achieved);
+	else if (get_d(l, "saturated"))
+		fprintf(out, "  rate       SATURATED: the target %.1f/s is more "
+			"than this machine did; achieved %.1f/s\n",
+			cfg->rate, achieved);
+	else
+		fprintf(out, "  rate       target %.1f/s, achieved %.1f/s\n",
+			cfg->rate, achieved);
+}
+
+static void text_cohort(const struct replist *l, const struct spawn_result *res,
+			FILE *out)
+{
+	const struct rep_item *g = rep_get(l, "cohort_groups");
+
+	fprintf(out, "  cohort     first %.3f s, last %.3f s, spread %.3f s, "
+		"groups %s\n", get_d(l, "cohort_first_s"),
+		get_d(l, "cohort_last_s"), get_d(l, "cohort_spread_s"),
+		g ? g->s : "");
+	for (uint64_t i = 0; i < res->cohort_n; i++)
+		fprintf(out, "%s%.3f%s", i % 10 ? " " : "  finished   ",
+			res->cohort_finish[i],
+			i % 10 == 9 || i + 1 == res->cohort_n ? "\n" : "");
+}
+
+void genreport_text(const struct replist *l, const struct spawn_config *cfg,
+		 const struct spawn_result *res, FILE *out)
+{
+	const struct rep_item *shape = rep_get(l, "shape");
+
+	fprintf(out, "exitgen: %llu exits, shape %s, tag \"%s\", %u worker%s, "
+		"%s, stopped by %s\n", (unsigned long long)res->exits,
+		shape->s, cfg->tag, cfg->workers, cfg->workers == 1 ? "" : "s",
+		rep_get(l, "mode")->s, spawn_stop_name(res->stopped_by));
+	text_rate(l, cfg, out);
+	fprintf(out, "  elapsed    %.6f s, %llu tasks created\n", res->elapsed,
+		(unsigned long long)res->created);
+	fprintf(out, "  cpu        user %.3f s, sys %.3f s (self %.3f + %.3f, "
+		"children %.3f + %.3f)\n", get_d(l, "user"), get_d(l, "sys"),
+		get_d(l, "user_self"), get_d(l, "sys_self"),
+		get_d(l, "user_children"), get_d(l, "sys_children"));
+	fprintf(out, "  late       p50 %.1f us, p99 %.1f us, max %.1f us\n",
+		get_d(l, "late_p50_us"), get_d(l, "late_p99_us"),
+		get_d(l, "late_max_us"));
+	fprintf(out, "  reap       p50 %.1f us, p99 %.1f us, max %.1f us "
+		"(create or release to reap)\n", get_d(l, "reap_p50_us"),
+		get_d(l, "reap_p99_us"), get_d(l, "reap_max_us"));
+	if (cfg->background)
+		fprintf(out, "  background %llu children, killed and reaped in "
+			"%.6f s\n", (unsigned long long)res->background,
+			res->kill_background);
+	if (cfg->exit_by == EXIT_BY_SIGNAL)
+		fprintf(out, "  kill+reap  %.6f s for %llu tasks\n", res->elapsed,
+			(unsigned long long)res->exits);
+	if (cfg->cohort)
+		text_cohort(l, res, out);
+}
+
+/* The text is built in memory and handed to the shared atomic writer. */
+int genreport_summary(const struct replist *l, const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int r;
+
+	if (!f)
+		return -errno;
+	for (unsigned i = 0; i < l->n; i++) {
+		fprintf(f, "%s=", l->item[i].key);
+		value_plain(&l->item[i], f);
+		fputc('\n', f);
+	}
+	if (fclose(f) != 0) {
+		free(buf);
+		return -ENOMEM;
+	}
+	r = file_replace_atomic(path, buf, len);
+	free(buf);
+	return r;
+}

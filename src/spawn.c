@@ -1,0 +1,464 @@
+/* The run as a whole: set up, start the spawner threads, wait for them or
+ * for SIGINT/SIGTERM, reap and kill everything, account.
+ *
+ * Every signal is blocked in every thread we make (and so in every task):
+ * the main thread alone takes SIGINT, SIGTERM and our own SIGUSR2 ("all
+ * spawners are done") with sigwaitinfo, so no handler ever runs on a task's
+ * borrowed stack. */
+#include "spawn_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "numparse.h"
+
+#define ZERO_BYTES (64u * 1024)
+#define MAX_GROUP_THREADS 1024u
+#define MAX_WORK_CPU_US (600ull * 1000000)	/* ten minutes */
+#define MAX_WORK_BYTES (1ull << 40)
+
+/* ---- option values ------------------------------------------------------ */
+
+int spawn_parse_shape(const char *s, enum spawn_shape *shape, unsigned *k)
+{
+	*k = 1;
+	if (!strcmp(s, "thread"))
+		*shape = SHAPE_THREAD;
+	else if (!strcmp(s, "process"))
+		*shape = SHAPE_PROCESS;
+	else if (!strcmp(s, "fork"))
+		*shape = SHAPE_FORK;
+	else if (!strncmp(s, "group:", 6)) {
+		*shape = SHAPE_GROUP;
+		/* One thread would be a process: no tgid record. */
+		return parse_u32(s + 6, 2, MAX_GROUP_THREADS, k);
+	} else
+		return -EINVAL;
+	return 0;
+}
+
+const char *spawn_shape_name(enum spawn_shape shape)
+{
+	static const char *const names[] = {
+		[SHAPE_THREAD] = "thread", [SHAPE_PROCESS] = "process",
+		[SHAPE_FORK] = "fork", [SHAPE_GROUP] = "group",
+	};
+
+	return names[shape];
+}
+
+const char *spawn_stop_name(enum spawn_stop s)
+{
+	static const char *const names[] = {
+		[STOP_COUNT] = "count", [STOP_DURATION] = "duration",
+		[STOP_SIGNAL] = "signal", [STOP_LIMIT] = "limit",
+		[STOP_ERROR] = "error",
+	};
+
+	return names[s];
+}
+
+static int parse_write(const char *arg, struct spawn_work *w)
+{
+	const char *colon = strchr(arg, ':');
+	char num[32];
+	size_t len = colon ? (size_t)(colon - arg) : strlen(arg);
+
+	if (len >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, arg, len);
+	num[len] = '\0';
+	if (colon && colon[1] == '\0')
+		return -EINVAL;
+	w->write_path = colon ? colon + 1 : NULL;
+	return parse_size(num, 1, MAX_WORK_BYTES, &w->write_bytes);
+}
+
+int spawn_parse_work(const char *s, struct spawn_work *w)
+{
+	uint64_t us;
+	int r;
+
+	if (!strncmp(s, "cpu:", 4)) {
+		r = parse_u64(s + 4, 1, MAX_WORK_CPU_US, &us);
+		if (r == 0)
+			w->cpu_ns = us * 1000;
+		return r;
+	}
+	if (!strncmp(s, "touch:", 6))
+		return parse_size(s + 6, 1, MAX_WORK_BYTES, &w->touch_bytes);
+	if (!strncmp(s, "write:", 6))
+		return parse_write(s + 6, w);
+	return -EINVAL;
+}
+
+/* ---- the context --------------------------------------------------------- */
+
+void ctx_stop(struct spawn_ctx *ctx, enum spawn_stop why, int err,
+	      const char *what)
+{
+	int none = 0;
+
+	if (atomic_compare_exchange_strong(&ctx->stop, &none, (int)why + 1)) {
+		pthread_mutex_lock(&ctx->lock);
+		ctx->error = err;
+		ctx->error_what = what;
+		pthread_mutex_unlock(&ctx->lock);
+	}
+}
+
+void ctx_start_clock(struct spawn_ctx *ctx)
+{
+	getrusage(RUSAGE_SELF, &ctx->self0);
+	getrusage(RUSAGE_CHILDREN, &ctx->children0);
+	ctx->start_ns = pace_now();
+	pace_start(&ctx->pace, ctx->start_ns);
+}
+
+static enum task_mode task_mode_of(const struct spawn_config *cfg)
+{
+	if (cfg->exit_by == EXIT_BY_SIGNAL)
+		return TASK_WAIT_KILL;
+	return cfg->batch ? TASK_WAIT_GO : TASK_EXIT;
+}
+
+/* Everything tasks read, fixed before the first one is made. */
+static int plan_init(struct task_plan *pl, const struct spawn_config *cfg)
+{
+	memset(pl, 0, sizeof(*pl));
+	memcpy(pl->tag, cfg->tag, sizeof(pl->tag));
+	pl->work = cfg->work;
+	pl->threads = cfg->shape == SHAPE_GROUP ? cfg->group_threads : 1;
+	pl->mode = task_mode_of(cfg);
+	pl->parent = getpid();
+	pl->bare = cfg->baseline;
+	pl->write_fd = -1;
+	if (!cfg->work.write_bytes)
+		return 0;
+	pl->write_fd = open(cfg->work.write_path ? cfg->work.write_path :
+			    "/dev/null", O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (pl->write_fd < 0)
+		return -errno;
+	pl->zero = mmap(NULL, ZERO_BYTES, PROT_READ,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (pl->zero == MAP_FAILED) {
+		pl->zero = NULL;
+		return -errno;
+	}
+	pl->zero_len = ZERO_BYTES;
+	return 0;
+}
+
+static void plan_fini(struct task_plan *pl)
+{
+	if (pl->write_fd >= 0)
+		close(pl->write_fd);
+	if (pl->zero)
+		munmap((void *)pl->zero, pl->zero_len);
+}
+
+/* ---- workers ------------------------------------------------------------- */
+
+static unsigned slots_needed(const struct spawn_config *cfg)
+{
+	if (cfg->cohort)
+		return cfg->cohort + 1;	/* + the start line */
+	if (cfg->batch)
+		return cfg->batch;
+	return LAZY_DEPTH;
+}
+
+static int worker_init(struct worker *w, struct spawn_ctx *ctx, unsigned id)
+{
+	unsigned n = slots_needed(ctx->cfg);
+	int r;
+
+	w->ctx = ctx;
+	w->id = id;
+	hist_init(&w->late);
+	hist_init(&w->reap);
+	r = slots_init(&w->slots, n, ctx->cfg->shape, &ctx->plan);
+	if (r < 0)
+		return r;
+	w->free_slots = calloc(n, sizeof(*w->free_slots));
+	w->fifo = calloc(n, sizeof(*w->fifo));
+	if (!w->free_slots || !w->fifo)
+		return -ENOMEM;
+	for (unsigned i = 0; i < n; i++)
+		w->free_slots[w->nfree++] = n - 1 - i;
+	return 0;
+}
+
+static void worker_fini(struct worker *w)
+{
+	slots_fini(&w->slots);
+	free(w->free_slots);
+	free(w->fifo);
+	free(w->finish);
+}
+
+/* Wait for the spawners to finish; a first SIGINT or SIGTERM asks them to
+ * stop (they then reap everything they made). */
+static void wait_workers(struct spawn_ctx *ctx)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGUSR2);
+	while (atomic_load(&ctx->done) < ctx->cfg->workers) {
+		int sig = sigwaitinfo(&set, NULL);
+
+		if (sig == SIGINT || sig == SIGTERM)
+			ctx_stop(ctx, STOP_SIGNAL, 0, NULL);
+	}
+}
+
+static double tv_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+static struct timeval s_tv(double s)
+{
+	struct timeval tv;
+
+	if (s < 0)
+		s = 0;
+	tv.tv_sec = (time_t)s;
+	tv.tv_usec = (suseconds_t)((s - (double)tv.tv_sec) * 1e6);
+	return tv;
+}
+
+/* Only the run: later usage minus the usage at the start of the clock. */
+static void rusage_since(int who, const struct rusage *before,
+			 struct rusage *out)
+{
+	struct rusage now;
+
+	getrusage(who, &now);
+	memset(out, 0, sizeof(*out));
+	out->ru_utime = s_tv(tv_s(now.ru_utime) - tv_s(before->ru_utime));
+	out->ru_stime = s_tv(tv_s(now.ru_stime) - tv_s(before->ru_stime));
+}
+
+static void collect(struct spawn_ctx *ctx, struct worker *ws,
+		    struct spawn_result *res)
+{
+	uint64_t end = 0;
+
+	for (unsigned i = 0; ws && i < ctx->cfg->workers; i++) {
+		struct worker *w = &ws[i];
+
+		hist_merge(&res->late, &w->late);
+		hist_merge(&res->reap, &w->reap);
+		res->exits += w->exits;
+		res->created += w->created;
+		if (w->last_reap_ns > end)
+			end = w->last_reap_ns;
+		if (w->finish) {
+			res->cohort_finish = w->finish;
+			res->cohort_n = w->nfinish;
+			w->finish = NULL;
+		}
+	}
+	if (ctx->start_ns == 0)		/* stopped before the start line */
+		ctx_start_clock(ctx);
+	if (end < ctx->start_ns)
+		end = pace_now();
+	res->elapsed = (double)(end - ctx->start_ns) / 1e9;
+	rusage_since(RUSAGE_SELF, &ctx->self0, &res->self);
+	rusage_since(RUSAGE_CHILDREN, &ctx->children0, &res->children);
+}
+
+static void set_outcome(struct spawn_ctx *ctx, struct spawn_result *res)
+{
+	int stop = atomic_load(&ctx->stop);
+
+	if (stop) {
+		res->stopped_by = (enum spawn_stop)(stop - 1);
+		res->error = ctx->error;
+		res->error_what = ctx->error_what;
+	} else if (pace_ended_by_duration(&ctx->pace)) {
+		res->stopped_by = STOP_DURATION;
+	} else {
+		res->stopped_by = STOP_COUNT;
+	}
+}
+
+/* Children still there, zombie or alive: there must be none.  Children of
+ * threads that ended were handed to this one, so its list is all of them. */
+static long children_left(void)
+{
+	char path[64];
+	long n = 0, pid;
+	siginfo_t si;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%ld/children",
+		 (long)gettid());
+	f = fopen(path, "re");
+	if (f) {
+		while (fscanf(f, "%ld", &pid) == 1)
+			n++;
+		fclose(f);
+		return n;
+	}
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT | __WALL) == 0 &&
+	    si.si_pid != 0)
+		n = 1;
+	return n;
+}
+
+static int run_workers(struct spawn_ctx *ctx, struct worker *ws)
+{
+	const struct spawn_config *cfg = ctx->cfg;
+	void *(*fn)(void *) = cfg->baseline ? worker_baseline : worker_main;
+	unsigned started = 0;
+	int r = 0;
+
+	if (!cfg->batch && !cfg->cohort)
+		ctx_start_clock(ctx);
+	for (; started < cfg->workers; started++) {
+		r = -pthread_create(&ws[started].thread, NULL, fn, &ws[started]);
+		if (r < 0)
+			break;
+	}
+	if (r < 0) {
+		/* Those started must still finish; a batch barrier would wait
+		 * for the missing ones forever, so none of this is batched. */
+		ctx_stop(ctx, STOP_ERROR, r, "starting spawner threads");
+		atomic_fetch_add(&ctx->done, cfg->workers - started);
+	}
+	wait_workers(ctx);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(ws[i].thread, NULL);
+	return r;
+}
+
+struct setup {
+	struct spawn_ctx ctx;
+	struct tls_donor donor;
+	struct worker *ws;
+	pid_t *bg;
+	void *map;
+	sigset_t oldmask;
+};
+
+static int setup_fail(struct spawn_result *res, const char *what, int r)
+{
+	res->error_what = what;
+	return r;
+}
+
+static int setup_run(struct setup *s, const struct spawn_config *cfg,
+		     struct spawn_result *res)
+{
+	sigset_t all;
+	int r;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &s->oldmask);
+	s->ctx.cfg = cfg;
+	s->ctx.main_thread = pthread_self();
+	pthread_mutex_init(&s->ctx.lock, NULL);
+	pthread_barrier_init(&s->ctx.ready, NULL, cfg->workers);
+	r = pace_init(&s->ctx.pace, cfg->rate, cfg->cohort ? 1 : cfg->count,
+		      cfg->cohort ? 0 : cfg->duration);
+	if (r < 0)
+		return setup_fail(res, "setting up the schedule", r);
+	r = plan_init(&s->ctx.plan, cfg);
+	if (r < 0)
+		return setup_fail(res, "opening the --work write file", r);
+	if (cfg->mmap_bytes) {
+		r = map_touch(cfg->mmap_bytes, cfg->mmap_path, &s->map);
+		if (r < 0)
+			return setup_fail(res, "mapping the --mmap file", r);
+	}
+	r = bg_start(cfg->background, &s->bg, &res->background);
+	if (r < 0)
+		return setup_fail(res, "starting background children", r);
+	if (cfg->shape == SHAPE_PROCESS || cfg->shape == SHAPE_GROUP) {
+		r = tls_donor_start(&s->donor);
+		if (r < 0)
+			return setup_fail(res, "starting the TLS donor", r);
+		s->ctx.plan.tls = (void *)atomic_load(&s->donor.tp);
+	}
+	s->ws = calloc(cfg->workers, sizeof(*s->ws));
+	if (!s->ws)
+		return setup_fail(res, "allocating workers", -ENOMEM);
+	for (unsigned i = 0; i < cfg->workers; i++) {
+		r = worker_init(&s->ws[i], &s->ctx, i);
+		if (r < 0)
+			return setup_fail(res, "allocating task slots", r);
+	}
+	if (cfg->cohort)
+		s->ctx.plan.cohort_go = &s->ws[0].slots.ctl[cfg->cohort].go;
+	return 0;
+}
+
+static void teardown(struct setup *s, const struct spawn_config *cfg,
+		     struct spawn_result *res)
+{
+	if (s->ws)
+		for (unsigned i = 0; i < cfg->workers; i++)
+			worker_fini(&s->ws[i]);
+	free(s->ws);
+	/* Every CLONE_VM child is reaped by now: the donor may go. */
+	tls_donor_stop(&s->donor);
+	if (s->bg)
+		res->kill_background = bg_stop(s->bg, res->background);
+	free(s->bg);
+	map_release(s->map, cfg->mmap_bytes);
+	plan_fini(&s->ctx.plan);
+	res->children_left = children_left();
+	pthread_barrier_destroy(&s->ctx.ready);
+	pthread_mutex_destroy(&s->ctx.lock);
+	pthread_sigmask(SIG_SETMASK, &s->oldmask, NULL);
+}
+
+int spawn_run(const struct spawn_config *cfg, struct spawn_result *res)
+{
+	struct setup *s = calloc(1, sizeof(*s));
+	int r;
+
+	memset(res, 0, sizeof(*res));
+	hist_init(&res->late);
+	hist_init(&res->reap);
+	if (!s)
+		return -ENOMEM;
+	s->ctx.plan.write_fd = -1;
+	r = setup_run(s, cfg, res);
+	if (r == -EAGAIN && res->background < cfg->background) {
+		/* The task limit hit while making background children: a
+		 * clean stop with nothing run, not a setup failure. */
+		ctx_stop(&s->ctx, STOP_LIMIT, r, "starting background children");
+		r = 0;
+		atomic_store(&s->ctx.done, cfg->workers);
+	}
+	if (r < 0)
+		goto out;
+	if (!atomic_load(&s->ctx.stop))
+		run_workers(&s->ctx, s->ws);	/* failures are in ctx */
+	collect(&s->ctx, s->ws, res);
+	set_outcome(&s->ctx, res);
+out:
+	teardown(s, cfg, res);
+	free(s);
+	return r;
+}
+
+void spawn_result_free(struct spawn_result *res)
+{
+	free(res->cohort_finish);
+	res->cohort_finish = NULL;
+}

@@ -1,0 +1,317 @@
+/* A spawner thread: take the next deadline from the shared schedule, sleep
+ * until it, make (or release) one task, reap.
+ *
+ * Reaping is immediate (create, then wait for that task) when the task ends
+ * at once: that is the classic create+reap measurement and the fastest
+ * loop.  Tasks with work are reaped lazily instead, up to LAZY_DEPTH in
+ * flight, so a slow task never holds up the next deadline. */
+#include "spawn_internal.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <sys/prctl.h>
+
+static struct task_ctl *slot_ctl(struct worker *w, unsigned slot)
+{
+	return &w->slots.ctl[slot];
+}
+
+static bool stopping(const struct worker *w)
+{
+	return atomic_load_explicit(&w->ctx->stop, memory_order_relaxed) != 0;
+}
+
+static enum spawn_shape shape_of(const struct worker *w)
+{
+	return w->ctx->cfg->shape;
+}
+
+static void note_reaped(struct worker *w, struct task_ctl *c, bool timed)
+{
+	uint64_t now = pace_now();
+
+	w->exits++;
+	w->last_reap_ns = now;
+	if (timed)
+		hist_add(&w->reap, now - c->t0);
+}
+
+/* A failure while making a task stops the whole run; EAGAIN is the kernel
+ * saying no more tasks (RLIMIT_NPROC, threads-max, pid_max). */
+static void creation_failed(struct worker *w, int err)
+{
+	ctx_stop(w->ctx, err == -EAGAIN ? STOP_LIMIT : STOP_ERROR, err,
+		 "creating a task");
+}
+
+static int reap_now(struct worker *w, struct task_ctl *c, bool timed)
+{
+	int r = shape_reap(shape_of(w), c);
+
+	if (r < 0) {
+		ctx_stop(w->ctx, STOP_ERROR, r, "reaping a task");
+		return r;
+	}
+	note_reaped(w, c, timed);
+	return 0;
+}
+
+/* ---- lazy reaping: busy slots are kept in fifo[0..fifo_len) ------------ */
+
+static void busy_remove(struct worker *w, unsigned at)
+{
+	w->free_slots[w->nfree++] = w->fifo[at];
+	w->fifo[at] = w->fifo[--w->fifo_len];
+}
+
+static int busy_find_pid(struct worker *w, pid_t pid)
+{
+	for (unsigned i = 0; i < w->fifo_len; i++)
+		if (slot_ctl(w, w->fifo[i])->pid == pid)
+			return (int)i;
+	return -1;
+}
+
+/* Reap whatever has ended; with block, wait for at least one. */
+static int harvest(struct worker *w, bool block)
+{
+	if (shape_of(w) == SHAPE_THREAD) {
+		for (unsigned i = 0; i < w->fifo_len;) {
+			struct task_ctl *c = slot_ctl(w, w->fifo[i]);
+
+			if (shape_try_join(c) == 0) {
+				note_reaped(w, c, true);
+				busy_remove(w, i);
+				block = false;
+			} else {
+				i++;
+			}
+		}
+		if (block && w->fifo_len) {
+			int r = reap_now(w, slot_ctl(w, w->fifo[0]), true);
+
+			if (r == 0)
+				busy_remove(w, 0);
+			return r;
+		}
+		return 0;
+	}
+	for (;;) {
+		pid_t pid = shape_reap_any(block);
+		int at;
+
+		if (pid < 0) {
+			ctx_stop(w->ctx, STOP_ERROR, pid, "reaping a task");
+			return pid;
+		}
+		if (pid == 0)
+			return 0;
+		at = busy_find_pid(w, pid);
+		if (at >= 0) {
+			note_reaped(w, slot_ctl(w, w->fifo[at]), true);
+			busy_remove(w, (unsigned)at);
+		}
+		block = false;
+	}
+}
+
+static int reap_all_busy(struct worker *w)
+{
+	while (w->fifo_len)
+		if (harvest(w, true) < 0)
+			return -1;
+	return 0;
+}
+
+/* ---- one task on its deadline ------------------------------------------ */
+
+static int issue_one(struct worker *w, uint64_t idx, uint64_t now, bool lazy)
+{
+	enum spawn_shape shape = shape_of(w);
+	unsigned slot = w->free_slots[--w->nfree];
+	struct task_ctl *c = slot_ctl(w, slot);
+	int r;
+
+	c->index = idx;
+	c->t0 = now;
+	r = shape_create(shape, c);
+	if (r < 0) {
+		w->free_slots[w->nfree++] = slot;
+		creation_failed(w, r);
+		return r;
+	}
+	w->created++;
+	if (w->ctx->cfg->exit_by == EXIT_BY_SIGNAL) {
+		r = shape_wait_ready(shape, c);
+		if (r == -EAGAIN)
+			creation_failed(w, r);
+		shape_release(shape, EXIT_BY_SIGNAL, c);
+	}
+	if (lazy) {
+		w->fifo[w->fifo_len++] = slot;
+		return harvest(w, false);
+	}
+	r = reap_now(w, c, true);
+	w->free_slots[w->nfree++] = slot;
+	return r;
+}
+
+static void run_paced(struct worker *w, bool lazy)
+{
+	struct pace *p = &w->ctx->pace;
+	uint64_t idx, now;
+
+	while (!stopping(w) && pace_reserve(p, 1, &idx)) {
+		uint64_t d = pace_deadline(p, idx);
+
+		if (w->nfree == 0 && harvest(w, true) < 0)
+			break;
+		if (pace_wait(p, d, &w->ctx->stop, &now) != PACE_GO)
+			break;
+		pace_note_late(&w->late, d, now);
+		if (issue_one(w, idx, now, lazy) < 0)
+			break;
+	}
+	reap_all_busy(w);
+}
+
+/* ---- batches: make B tasks that wait, release them on the schedule ------ */
+
+static uint64_t prepare_batch(struct worker *w, uint64_t first, uint64_t n)
+{
+	enum spawn_shape shape = shape_of(w);
+	uint64_t made, ready = 0;
+
+	for (made = 0; made < n && !stopping(w); made++) {
+		struct task_ctl *c = slot_ctl(w, (unsigned)made);
+		int r;
+
+		c->index = first + made;
+		r = shape_create(shape, c);
+		if (r < 0) {
+			creation_failed(w, r);
+			break;
+		}
+		w->created++;
+	}
+	for (; ready < made; ready++) {
+		int r = shape_wait_ready(shape, slot_ctl(w, (unsigned)ready));
+
+		if (r == -EAGAIN)
+			creation_failed(w, r);
+		else if (r < 0)
+			ctx_stop(w->ctx, STOP_ERROR, r, "a task died early");
+	}
+	return made;
+}
+
+/* Every worker passes here once; the last to arrive starts the clock, so
+ * the schedule begins only when every first batch is waiting. */
+static void batch_start_line(struct worker *w)
+{
+	int r = pthread_barrier_wait(&w->ctx->ready);
+
+	if (r == PTHREAD_BARRIER_SERIAL_THREAD)
+		ctx_start_clock(w->ctx);
+	pthread_barrier_wait(&w->ctx->ready);
+}
+
+static void release_and_reap(struct worker *w, struct task_ctl *c, bool timed)
+{
+	shape_release(shape_of(w), w->ctx->cfg->exit_by, c);
+	reap_now(w, c, timed);
+}
+
+static void run_batches(struct worker *w)
+{
+	struct pace *p = &w->ctx->pace;
+	bool started = false;
+
+	for (;;) {
+		uint64_t first = 0, k = 0, now;
+		uint64_t n = stopping(w) ? 0 :
+			     pace_reserve(p, w->ctx->cfg->batch, &first);
+		uint64_t made = prepare_batch(w, first, n);
+
+		if (!started) {
+			batch_start_line(w);
+			started = true;
+		}
+		for (; k < made; k++) {
+			uint64_t d = pace_deadline(p, first + k);
+			struct task_ctl *c = slot_ctl(w, (unsigned)k);
+
+			if (pace_wait(p, d, &w->ctx->stop, &now) != PACE_GO)
+				break;
+			pace_note_late(&w->late, d, now);
+			c->t0 = now;
+			release_and_reap(w, c, true);
+		}
+		/* Off the schedule (stopped, or out of time): they still go. */
+		for (; k < made; k++)
+			release_and_reap(w, slot_ctl(w, (unsigned)k), false);
+		if (n == 0 || made < n)
+			break;
+	}
+}
+
+static void worker_done(struct worker *w)
+{
+	struct spawn_ctx *ctx = w->ctx;
+
+	if (atomic_fetch_add(&ctx->done, 1) + 1 == ctx->cfg->workers)
+		pthread_kill(ctx->main_thread, SIGUSR2);
+}
+
+static bool lazy_reaping(const struct spawn_config *cfg)
+{
+	const struct spawn_work *wk = &cfg->work;
+
+	return cfg->exit_by == EXIT_BY_EXIT &&
+	       (wk->cpu_ns || wk->touch_bytes || wk->write_bytes);
+}
+
+void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	const struct spawn_config *cfg = w->ctx->cfg;
+
+	prctl(PR_SET_NAME, "exitgen-spawn", 0, 0, 0);
+	/* The default 50 us timer slack would show up as lateness. */
+	prctl(PR_SET_TIMERSLACK, 1, 0, 0, 0);
+	if (cfg->cohort)
+		cohort_run(w);
+	else if (cfg->batch)
+		run_batches(w);
+	else
+		run_paced(w, lazy_reaping(cfg));
+	worker_done(w);
+	return NULL;
+}
+
+/* The reference for --rate max: create, wait, nothing else. */
+void *worker_baseline(void *arg)
+{
+	struct worker *w = arg;
+	struct pace *p = &w->ctx->pace;
+	struct task_ctl *c = slot_ctl(w, 0);
+	uint64_t idx, now;
+
+	prctl(PR_SET_NAME, "exitgen-spawn", 0, 0, 0);
+	while (pace_reserve(p, 1, &idx) &&
+	       pace_wait(p, 0, &w->ctx->stop, &now) == PACE_GO) {
+		int r;
+
+		c->t0 = now;
+		r = shape_create(shape_of(w), c);
+		if (r < 0) {
+			creation_failed(w, r);
+			break;
+		}
+		w->created++;
+		if (reap_now(w, c, true) < 0)
+			break;
+	}
+	worker_done(w);
+	return NULL;
+}
