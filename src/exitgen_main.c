@@ -47,7 +47,7 @@ static const struct opt opts[] = {
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
 
 static const char *const reserved_tags[] = {
-	"exitgen-spawn", "exitgen-tls", "exitgen-bg",
+	"exitgen-main", "exitgen-spawn", "exitgen-tls", "exitgen-bg",
 };
 
 struct cli {
