@@ -3,6 +3,7 @@
 #ifndef EXITMON_COLLECT_H
 #define EXITMON_COLLECT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -30,10 +31,13 @@ struct collector {
 	struct capture_writer *cap;	/* NULL: no --capture */
 	struct loss_counters n;
 	uint64_t limit;			/* stop after this many matched; 0: no limit */
+	atomic_ullong *taken;		/* matched so far, shared by all shards */
+	char *stage;			/* formatted lines not yet given to out */
+	size_t stage_len;
+	uint64_t stage_lines;
 	pid_t watch_tid;		/* self-check thread: seen, not counted */
 	bool watch_seen;
 	uint16_t last_version;		/* struct version of the last pid record */
-	char line[FORMAT_MAX_LINE];
 };
 
 /* One datagram as received.  flags: MSG_TRUNC when the datagram did not
@@ -41,5 +45,10 @@ struct collector {
 void collector_datagram(void *collector, const void *msg, size_t len,
 			int flags);
 bool collector_done(const struct collector *c);
+/* Allocate the staging buffer; 0 or -ENOMEM. */
+int collector_init(struct collector *c);
+void collector_free(struct collector *c);
+/* Give the staged lines to the output (as one uninterleaved chunk). */
+void collector_push(struct collector *c);
 
 #endif

@@ -15,6 +15,7 @@
 /* Default receive buffer: see exitmon(8), "Sizing". */
 #define DEFAULT_RCVBUF (8u * 1024 * 1024)
 #define DEFAULT_INTERVAL_MS 10
+#define MAX_SHARDS 256
 
 struct mon_config {
 	enum out_format fmt;
@@ -32,6 +33,7 @@ struct mon_config {
 	bool self_check;
 	const char *user;	/* --user: drop to this user after setup */
 	const char *metrics;	/* --metrics: Prometheus text file */
+	unsigned shards;	/* sockets and receive threads, >= 1 */
 };
 
 /* Metrics are refreshed every --stats interval, or this often. */

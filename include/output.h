@@ -5,6 +5,7 @@
 #ifndef EXITMON_OUTPUT_H
 #define EXITMON_OUTPUT_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -12,6 +13,7 @@
 #include "format.h"
 
 struct output {
+	pthread_mutex_t lock;	/* receive threads put whole chunks of lines */
 	char *path;		/* NULL: standard output */
 	int fd;
 	bool regular;		/* a regular file: partial lines can be cut */
@@ -27,12 +29,19 @@ struct output {
 /* Opens (append) or uses stdout; writes the format's header to an empty
  * file or to stdout.  0 or -errno. */
 int output_open(struct output *o, const char *path, enum out_format fmt);
-/* Queue one formatted line; flushes when the buffer is full. */
-void output_line(struct output *o, const char *line, size_t len);
+/* Queue `lines` whole lines (buf ends in '\n') and write them; safe to
+ * call from several threads: a chunk is never interleaved with another. */
+void output_put(struct output *o, const char *buf, size_t len, uint64_t lines);
+/* Count `lines` records that could not even be queued. */
+void output_lost(struct output *o, uint64_t lines);
 /* Write what is queued.  0, or -errno of a failure (already counted). */
 int output_flush(struct output *o);
+/* Snapshot of the written/unwritten counters. */
+void output_counts(struct output *o, uint64_t *written, uint64_t *unwritten);
 /* Close and reopen the same path (log rotation). */
 int output_reopen(struct output *o);
+/* Forget what is queued (start-up failed: nothing worth writing). */
+void output_discard(struct output *o);
 void output_close(struct output *o);
 
 #endif

@@ -14,6 +14,7 @@ struct run_info {
 	int wakeup;
 	unsigned struct_version;	/* of the last record seen, 0 if none */
 	const char *cpulist;
+	unsigned shards;
 };
 
 /* Counters of a live or replayed run, with the output's figures. */

@@ -2,6 +2,7 @@
 #include "collect.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <linux/netlink.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -9,9 +10,35 @@
 
 #include "capture.h"
 
+/* Staged output is pushed in chunks of about this size. */
+#define STAGE_PUSH (128 * 1024)
+#define STAGE_CAP (STAGE_PUSH + FORMAT_MAX_LINE)
+
+int collector_init(struct collector *c)
+{
+	c->stage = malloc(STAGE_CAP);
+	c->stage_len = 0;
+	c->stage_lines = 0;
+	return c->stage ? 0 : -ENOMEM;
+}
+
+void collector_free(struct collector *c)
+{
+	free(c->stage);
+	c->stage = NULL;
+}
+
+void collector_push(struct collector *c)
+{
+	if (c->out && c->stage_len)
+		output_put(c->out, c->stage, c->stage_len, c->stage_lines);
+	c->stage_len = 0;
+	c->stage_lines = 0;
+}
+
 bool collector_done(const struct collector *c)
 {
-	return c->limit && c->n.matched >= c->limit;
+	return c->limit && atomic_load(c->taken) >= c->limit;
 }
 
 static void emit(struct collector *c, const struct exit_record *r)
@@ -22,16 +49,24 @@ static void emit(struct collector *c, const struct exit_record *r)
 		c->n.filtered++;
 		return;
 	}
-	if (collector_done(c))
-		return;		/* --count reached: counted, not written */
+	/* --count: exactly `limit` records are written, across all shards;
+	 * later ones are counted as records, not matched. */
+	if (c->limit && atomic_fetch_add(c->taken, 1) >= c->limit)
+		return;
 	c->n.matched++;
 	if (!c->out)
 		return;
-	n = format_record(c->out->fmt, r, c->line, sizeof(c->line));
-	if (n < sizeof(c->line))
-		output_line(c->out, c->line, n);
-	else
-		c->out->unwritten++;	/* cannot happen: lines are bounded */
+	/* Format straight into the stage: no copy per record. */
+	n = format_record(c->out->fmt, r, c->stage + c->stage_len,
+			  STAGE_CAP - c->stage_len);
+	if (n >= STAGE_CAP - c->stage_len) {
+		output_lost(c->out, 1);	/* cannot happen: lines are bounded */
+		return;
+	}
+	c->stage_len += n;
+	c->stage_lines++;
+	if (c->stage_len >= STAGE_PUSH)
+		collector_push(c);
 }
 
 static void handle_msg(struct collector *c, const void *msg, size_t len)

@@ -16,7 +16,7 @@ enum {
 	OPT_CPUS = 256, OPT_INTERVAL, OPT_WAKEUP, OPT_RCVBUF, OPT_STATS,
 	OPT_COMM, OPT_TGID, OPT_UID, OPT_SUMMARY, OPT_NO_SELF_CHECK,
 	OPT_PIDFILE, OPT_DURATION, OPT_COUNT, OPT_CAPTURE, OPT_REPLAY,
-	OPT_USER, OPT_METRICS,
+	OPT_USER, OPT_METRICS, OPT_SHARDS,
 };
 
 static const struct opt_desc options[] = {
@@ -37,6 +37,7 @@ static const struct opt_desc options[] = {
 	{ "count", OPT_COUNT, "N", "stop after N matching records" },
 	{ "capture", OPT_CAPTURE, "FILE", "append raw netlink messages to FILE (pcap)" },
 	{ "replay", OPT_REPLAY, "FILE", "parse a capture instead of listening (no privileges)" },
+	{ "shards", OPT_SHARDS, "N", "receive on N sockets/threads, each for a share of the CPUs" },
 	{ "user", OPT_USER, "USER", "after setup, run as USER keeping only CAP_NET_ADMIN" },
 	{ "metrics", OPT_METRICS, "FILE", "keep Prometheus metrics in FILE (textfile collector)" },
 	{ "help", 'h', NULL, "show this help and exit" },
@@ -150,6 +151,11 @@ static void parse_option(struct mon_config *cfg, int key, const char *arg,
 		cfg->user = arg;
 		break;
 	case OPT_METRICS: cfg->metrics = arg; break;
+	case OPT_SHARDS:
+		if (parse_u32(arg, 1, MAX_SHARDS, &cfg->shards) < 0)
+			usage_error("bad value for --shards: '%s' (1 to %d)", arg,
+				    MAX_SHARDS);
+		break;
 	case 'h':
 		opts_help(stdout, "Usage: exitmon [OPTION]...\n"
 			  "Collect the kernel's taskstats exit records and count "
@@ -186,6 +192,9 @@ static void parse_args(int argc, char **argv, struct mon_config *cfg)
 		usage_error("%s", "--output and --capture name the same file");
 	if (!cfg->replay)
 		set_cpus(cfg, cpus_arg);
+	if (!cfg->replay && cfg->shards > cpuset_count(&cfg->cpus))
+		usage_error("--shards %u is more than the %u registered CPUs",
+			    cfg->shards, cpuset_count(&cfg->cpus));
 }
 
 int main(int argc, char **argv)
@@ -195,6 +204,7 @@ int main(int argc, char **argv)
 		.interval_ms = DEFAULT_INTERVAL_MS,
 		.rcvbuf = DEFAULT_RCVBUF,
 		.self_check = true,
+		.shards = 1,
 	};
 
 	log_init(argv[0]);

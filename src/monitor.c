@@ -1,8 +1,9 @@
-/* The collector's life: start, verify, loop, stop. */
+/* The collector's life: start, verify, loop, stop.  The receive work is
+ * done by the shards' threads; this thread owns signals, timers and
+ * reports. */
 #include "monitor.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,20 +12,18 @@
 
 #include "capture.h"
 #include "caps.h"
-#include "genl.h"
 #include "kvfile.h"
 #include "log.h"
 #include "metrics.h"
 #include "notify.h"
 #include "privs.h"
-#include "receive.h"
 #include "report.h"
-#include "selfcheck.h"
+#include "shard.h"
 
 volatile sig_atomic_t mon_stop, mon_reopen, mon_print_stats;
 
-#define REQUEST_TIMEOUT_MS 5000
 #define SELFCHECK_TIMEOUT_MS 2000
+#define TICK_MS 50
 
 static void on_signal(int sig)
 {
@@ -58,29 +57,41 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+static double unix_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
 struct mon {
 	const struct mon_config *cfg;
-	struct ts_conn ts;
-	struct receiver rx;
 	struct output out;
-	struct collector col;
-	uint64_t rcvbuf;
-	double t0, last_stats, last_drops, last_metrics;
-	double start_unix;
-	uint64_t records_at_last_metrics;
-	uint64_t records_at_last_stats;
+	struct capture_writer *cap;
+	struct shard *shards;
+	unsigned n_opened;
+	atomic_ullong taken;
+	atomic_bool stop;
+	struct loss_counters total;	/* summed from the shards */
+	uint16_t version;
+	double t0, start_unix, last_stats, last_metrics;
+	uint64_t records_at_stats, records_at_metrics;
 	bool pidfile_written;
 };
 
-static struct run_counts counts_of(const struct mon *m)
+/* Refresh m->total from what the shards published. */
+static struct run_counts gather(struct mon *m)
 {
-	return (struct run_counts){ &m->col.n, m->out.written, m->out.unwritten };
-}
+	struct run_counts rc;
+	unsigned i;
 
-static void sync_drops(struct mon *m)
-{
-	if (receiver_update_drops(&m->rx) == 0)
-		m->col.n.dropped = m->rx.drops;
+	memset(&m->total, 0, sizeof(m->total));
+	for (i = 0; i < m->n_opened; i++)
+		shard_read(&m->shards[i], &m->total, &m->version);
+	rc.n = &m->total;
+	output_counts(&m->out, &rc.written, &rc.unwritten);
+	return rc;
 }
 
 /* --- start-up: each failure maps to one message and one exit status --- */
@@ -95,202 +106,223 @@ static int open_sinks(struct mon *m)
 			cfg->output ? cfg->output : "(stdout)", strerror(-r));
 		return EXIT_OUTPUT;
 	}
-	if (cfg->capture && (r = capture_open(cfg->capture, &m->col.cap)) < 0) {
+	if (cfg->capture && (r = capture_open(cfg->capture, &m->cap)) < 0) {
 		warnmsg("cannot open capture file %s: %s", cfg->capture,
 			strerror(-r));
 		return EXIT_OUTPUT;
 	}
-	m->col.out = &m->out;
-	m->col.filter = &cfg->filter;
-	m->col.limit = cfg->count;
 	return 0;
 }
 
-static int explain_register_error(struct mon *m, int r)
+static int no_capability(void)
 {
-	const char *ack = m->ts.ack_msg[0] ? m->ts.ack_msg : NULL;
+	warnmsg("registering the taskstats listener needs CAP_NET_ADMIN: run "
+		"as root, grant it with `setcap cap_net_admin+ep exitmon`, or use "
+		"the exitmon.service unit");
+	return EXIT_NOPERM;
+}
 
-	if (r == -EPERM && !caps_have_net_admin()) {
-		warnmsg("registering the taskstats listener needs CAP_NET_ADMIN: "
-			"run as root, grant it with `setcap cap_net_admin+ep "
-			"exitmon`, or use the exitmon.service unit");
-		return EXIT_NOPERM;
-	}
+static int explain_register_error(const struct shard *s, int r)
+{
+	const char *ack = s->ts.ack_msg[0] ? s->ts.ack_msg : NULL;
+	const char *sep = ack ? ": " : "";
+
+	if (!ack)
+		ack = "";
+	if (r == -EPERM && !caps_have_net_admin())
+		return no_capability();
 	if (r == -EPERM) {
 		warnmsg("the kernel refused registration (EPERM)%s%s: exitmon must "
 			"run in the initial user namespace (not in a rootless "
-			"container or under systemd PrivateUsers=)",
-			ack ? ": " : "", ack ? ack : "");
+			"container or under systemd PrivateUsers=)", sep, ack);
 		return EXIT_NAMESPACE;
 	}
 	if (r == -EINVAL) {
 		warnmsg("the kernel refused registration (EINVAL)%s%s: exitmon must "
 			"run in the initial PID namespace (on the host, or a "
-			"container started with --pid=host)",
-			ack ? ": " : "", ack ? ack : "");
+			"container started with --pid=host)", sep, ack);
 		return EXIT_NAMESPACE;
 	}
 	if (r == -ERANGE) {
 		warnmsg("the kernel refused cpu list %s (ERANGE)%s%s: give CPUs "
-			"from /sys/devices/system/cpu/possible",
-			m->cfg->cpulist, ack ? ": " : "", ack ? ack : "");
+			"from /sys/devices/system/cpu/possible", s->cpulist, sep, ack);
 		return EXIT_CPUMASK;
 	}
 	warnmsg("registering the taskstats listener failed: %s%s%s",
-		strerror(-r), ack ? ": " : "", ack ? ack : "");
+		strerror(-r), sep, ack);
 	return EXIT_RUNTIME;
 }
 
-static int open_listener(struct mon *m)
+static int open_shards(struct mon *m)
 {
+	unsigned i;
 	int r;
 
-	if (!caps_have_net_admin()) {
-		warnmsg("registering the taskstats listener needs CAP_NET_ADMIN: "
-			"run as root, grant it with `setcap cap_net_admin+ep "
-			"exitmon`, or use the exitmon.service unit");
-		return EXIT_NOPERM;
-	}
-	r = ts_open(&m->ts);
-	if (r == -ENOENT) {
-		warnmsg("the kernel has no TASKSTATS generic netlink family: it "
-			"needs CONFIG_TASKSTATS=y");
-		return EXIT_NOFAMILY;
-	}
-	if (r < 0) {
-		warnmsg("cannot open a generic netlink socket: %s", strerror(-r));
+	if (!caps_have_net_admin())
+		return no_capability();
+	m->shards = calloc(m->cfg->shards, sizeof(*m->shards));
+	if (!m->shards)
 		return EXIT_RUNTIME;
-	}
-	if (geteuid() == 0 || m->cfg->user || !caps_only_net_admin()) {
-		const char *what = "";
-
-		if ((r = privs_drop(m->cfg->user, &what)) < 0) {
-			warnmsg("cannot drop privileges: failed to %s: %s", what,
-				strerror(-r));
-			return EXIT_RUNTIME;
+	for (i = 0; i < m->cfg->shards; i++) {
+		r = shard_open(&m->shards[i], m->cfg, i, &m->out, &m->taken, &m->stop);
+		m->shards[i].col.cap = m->cap;
+		m->n_opened = i + 1;
+		if (r == -ENOENT) {
+			warnmsg("the kernel has no TASKSTATS generic netlink family: "
+				"it needs CONFIG_TASKSTATS=y");
+			return EXIT_NOFAMILY;
 		}
-	}
-	caps_net_admin_effective(true);	/* SO_RCVBUFFORCE passes rmem_max */
-	r = socket_set_rcvbuf(m->ts.fd, m->cfg->rcvbuf, &m->rcvbuf);
-	caps_net_admin_effective(false);
-	if (r < 0)
-		warnmsg("cannot set the receive buffer to %llu bytes: %s",
-			(unsigned long long)m->cfg->rcvbuf, strerror(-r));
-	if ((r = receiver_init(&m->rx, m->ts.fd)) < 0) {
-		warnmsg("out of memory");
-		return EXIT_RUNTIME;
-	}
-	caps_net_admin_effective(true);
-	r = ts_register(&m->ts, m->cfg->cpulist, REQUEST_TIMEOUT_MS,
-			collector_datagram, &m->col);
-	caps_net_admin_effective(false);
-	return r < 0 ? explain_register_error(m, r) : 0;
-}
-
-/* Wait (bounded) for the exit record of our own check thread. */
-static bool wait_for_check_record(struct mon *m)
-{
-	double deadline = now_s() + SELFCHECK_TIMEOUT_MS / 1000.0;
-	struct timespec tick = { 0, 5 * 1000 * 1000 };
-
-	while (!m->col.watch_seen && now_s() < deadline && !mon_stop) {
-		receiver_drain(&m->rx, collector_datagram, &m->col);
-		if (!m->col.watch_seen)
-			nanosleep(&tick, NULL);
-	}
-	return m->col.watch_seen;
-}
-
-static int self_check(struct mon *m)
-{
-	int cpu = cpuset_next(&m->cfg->cpus, 0);
-	int attempt, r;
-
-	for (attempt = 0; attempt < 3; attempt++) {
-		/* Prefer a CPU we can run on: the first registered one that
-		 * accepts our thread. */
-		for (r = -EINVAL; cpu >= 0; cpu = cpuset_next(&m->cfg->cpus, (unsigned)cpu + 1))
-			if ((r = selfcheck_spawn(cpu, &m->col.watch_tid)) == 0)
-				break;
 		if (r < 0) {
-			warnmsg("self-check: cannot start a thread on any "
-				"registered CPU (%s); use --no-self-check to skip",
+			warnmsg("cannot open a generic netlink socket: %s",
 				strerror(-r));
 			return EXIT_RUNTIME;
 		}
-		if (wait_for_check_record(m))
-			break;
-		sync_drops(m);
-		if (!m->col.n.dropped)	/* not lost to overflow: deaf */
-			break;
-		cpu = cpuset_next(&m->cfg->cpus, 0);
-	}
-	m->col.watch_tid = 0;
-	if (mon_stop)
-		return 0;
-	if (!m->col.watch_seen) {
-		warnmsg("registered, but no exit record arrived within %d ms: "
-			"exitmon must run in the initial network namespace (not in "
-			"a container network or under systemd PrivateNetwork=); "
-			"--no-self-check skips this test",
-			SELFCHECK_TIMEOUT_MS);
-		return EXIT_DEAF;
 	}
 	return 0;
 }
 
-static int write_pidfile(const char *path)
+/* After the sockets exist and before registering: keep CAP_NET_ADMIN only. */
+static int drop_privileges(const struct mon *m)
+{
+	const char *what = "";
+	int r;
+
+	if (geteuid() != 0 && !m->cfg->user && caps_only_net_admin())
+		return 0;
+	if ((r = privs_drop(m->cfg->user, &what)) < 0) {
+		warnmsg("cannot drop privileges: failed to %s: %s", what,
+			strerror(-r));
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+static int register_shards(struct mon *m)
+{
+	unsigned i;
+	int r;
+
+	for (i = 0; i < m->n_opened; i++) {
+		struct shard *s = &m->shards[i];
+
+		if ((r = shard_set_rcvbuf(s)) < 0)
+			warnmsg("cannot set the receive buffer to %llu bytes: %s",
+				(unsigned long long)m->cfg->rcvbuf, strerror(-r));
+		if ((r = shard_register(s)) < 0)
+			return explain_register_error(s, r);
+	}
+	return 0;
+}
+
+static int self_check(struct mon *m)
+{
+	unsigned i;
+
+	for (i = 0; i < m->n_opened && !mon_stop; i++) {
+		int r = shard_self_check(&m->shards[i], SELFCHECK_TIMEOUT_MS);
+
+		if (r < 0) {
+			warnmsg("self-check: cannot run a thread on CPUs %s (%s); "
+				"--no-self-check skips this test",
+				m->shards[i].cpulist, strerror(-r));
+			return EXIT_RUNTIME;
+		}
+		if (r == 0 && !mon_stop) {
+			warnmsg("registered, but no exit record arrived within "
+				"%d ms: exitmon must run in the initial network "
+				"namespace (not in a container network or under "
+				"systemd PrivateNetwork=); --no-self-check skips "
+				"this test", SELFCHECK_TIMEOUT_MS);
+			return EXIT_DEAF;
+		}
+	}
+	return 0;
+}
+
+static int write_pidfile(struct mon *m)
 {
 	char buf[32];
 	int n = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
-	int r = file_replace_atomic(path, buf, (size_t)n);
+	int r = file_replace_atomic(m->cfg->pidfile, buf, (size_t)n);
 
-	if (r < 0)
-		warnmsg("cannot write pid file %s: %s", path, strerror(-r));
-	return r < 0 ? EXIT_OUTPUT : 0;
+	if (r < 0) {
+		warnmsg("cannot write pid file %s: %s", m->cfg->pidfile,
+			strerror(-r));
+		return EXIT_OUTPUT;
+	}
+	m->pidfile_written = true;
+	return 0;
 }
 
-/* --- the loop --- */
+static int start(struct mon *m)
+{
+	unsigned i;
+	int r;
+
+	if ((r = open_shards(m)) || (r = drop_privileges(m)) ||
+	    (r = register_shards(m)))
+		return r;
+	m->t0 = m->last_stats = m->last_metrics = now_s();
+	m->start_unix = unix_now();
+	if (m->cfg->self_check && (r = self_check(m)))
+		return r;
+	for (i = 0; i < m->n_opened; i++)
+		if ((r = shard_start(&m->shards[i])) < 0) {
+			warnmsg("cannot start a receive thread: %s", strerror(-r));
+			return EXIT_RUNTIME;
+		}
+	if (m->cfg->pidfile && (r = write_pidfile(m)))
+		return r;
+	notify_systemd("READY=1");
+	return 0;
+}
+
+/* --- the main thread's loop: timers and signals --- */
 
 static void write_metrics(struct mon *m, double now)
 {
 	struct metrics_gauges g = { 0 };
-	struct run_counts rc;
-	struct queue_state q = { 0, 0 };
+	struct run_counts rc = gather(m);
 	struct run_info ri = { 0 };
 	double dt = now - m->last_metrics;
+	unsigned i;
 	int r;
 
-	sync_drops(m);
-	receiver_queue(&m->rx, &q);
+	for (i = 0; i < m->n_opened; i++) {
+		uint32_t buf = 0;
+
+		g.queue_bytes += shard_queue_bytes(&m->shards[i], &buf);
+		g.rcvbuf_bytes += buf;
+	}
 	run_info_fill_usage(&ri);
-	g.record_rate = dt > 0 ? (double)(m->col.n.records -
-					  m->records_at_last_metrics) / dt : 0;
-	g.queue_bytes = q.rmem_alloc;
-	g.rcvbuf_bytes = q.rcvbuf;
+	g.record_rate = dt > 0 ? (double)(m->total.records - m->records_at_metrics) / dt : 0;
 	g.cpu_user = ri.cpu_user;
 	g.cpu_sys = ri.cpu_sys;
 	g.start_time = m->start_unix;
-	rc = counts_of(m);
 	if ((r = metrics_write(m->cfg->metrics, &rc, &g)) < 0)
 		warnmsg("cannot write metrics %s: %s", m->cfg->metrics,
 			strerror(-r));
 	m->last_metrics = now;
-	m->records_at_last_metrics = m->col.n.records;
+	m->records_at_metrics = m->total.records;
 }
 
-static void periodic(struct mon *m, double now)
+static void print_stats(struct mon *m, double now)
+{
+	struct run_counts rc = gather(m);
+	double dt = now - m->last_stats;
+
+	report_stats_line(&rc, now - m->t0, dt > 0 ?
+			  (double)(m->total.records - m->records_at_stats) / dt : 0);
+	m->last_stats = now;
+	m->records_at_stats = m->total.records;
+}
+
+static void tick(struct mon *m, double now)
 {
 	const struct mon_config *cfg = m->cfg;
-	struct run_counts rc;
+	int r;
 
-	if (now - m->last_drops >= 0.1 || mon_stop) {
-		sync_drops(m);
-		m->last_drops = now;
-	}
 	if (mon_reopen) {
-		int r;
-
 		mon_reopen = 0;
 		if ((r = output_reopen(&m->out)) < 0)
 			warnmsg("cannot reopen %s: %s; records are counted as "
@@ -298,111 +330,64 @@ static void periodic(struct mon *m, double now)
 				strerror(-r));
 	}
 	if (mon_print_stats || (cfg->stats_s > 0 && now - m->last_stats >= cfg->stats_s)) {
-		double dt = now - m->last_stats;
-		uint64_t recs = m->col.n.records - m->records_at_last_stats;
-
 		mon_print_stats = 0;
-		sync_drops(m);
-		rc = counts_of(m);
-		report_stats_line(&rc, now - m->t0, dt > 0 ? (double)recs / dt : 0);
-		m->last_stats = now;
-		m->records_at_last_stats = m->col.n.records;
+		print_stats(m, now);
 	}
 	if (cfg->metrics && now - m->last_metrics >=
 	    (cfg->stats_s > 0 ? cfg->stats_s : DEFAULT_METRICS_S))
 		write_metrics(m, now);
 	if (cfg->duration_s > 0 && now - m->t0 >= cfg->duration_s)
 		mon_stop = 1;
-	if (collector_done(&m->col))
+	if (cfg->count && atomic_load(&m->taken) >= cfg->count)
 		mon_stop = 1;
 }
 
-static void sleep_until(struct timespec *next, unsigned interval_ms)
+static void main_loop(struct mon *m)
 {
-	next->tv_nsec += (long)interval_ms * 1000000L;
-	while (next->tv_nsec >= 1000000000L) {
-		next->tv_nsec -= 1000000000L;
-		next->tv_sec++;
-	}
-	/* EINTR (a signal) just ends this sleep early. */
-	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL);
-}
+	struct timespec t = { 0, TICK_MS * 1000000L };
 
-static int loop_batched(struct mon *m)
-{
-	struct timespec next;
-
-	clock_gettime(CLOCK_MONOTONIC, &next);
+	if (m->cfg->metrics)
+		write_metrics(m, now_s());
 	while (!mon_stop) {
-		int r = receiver_drain(&m->rx, collector_datagram, &m->col);
-
-		if (r < 0) {
-			warnmsg("receive failed: %s", strerror(-r));
-			return EXIT_RUNTIME;
-		}
-		output_flush(&m->out);
-		periodic(m, now_s());
-		if (!mon_stop)
-			sleep_until(&next, m->cfg->interval_ms);
+		nanosleep(&t, NULL);	/* a signal ends it early */
+		tick(m, now_s());
 	}
-	return 0;
+	atomic_store(&m->stop, true);
+	notify_systemd("STOPPING=1");
 }
 
-static int loop_wakeup(struct mon *m)
-{
-	struct timeval tv = { 0, 200 * 1000 };	/* to notice --duration */
-	double last_flush = now_s();
-
-	setsockopt(m->rx.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	while (!mon_stop) {
-		int r = receiver_wait_one(&m->rx, collector_datagram, &m->col);
-		double now = now_s();
-
-		if (r < 0 && r != -EINTR && r != -EAGAIN) {
-			warnmsg("receive failed: %s", strerror(-r));
-			return EXIT_RUNTIME;
-		}
-		if (now - last_flush >= m->cfg->interval_ms / 1000.0) {
-			output_flush(&m->out);
-			last_flush = now;
-		}
-		periodic(m, now);
-	}
-	return 0;
-}
-
-/* --- shutdown: drain, deregister, drain, flush, report --- */
+/* --- shutdown: join, drain, deregister, drain, flush, report --- */
 
 static void finish(struct mon *m, struct run_info *ri)
 {
-	receiver_drain(&m->rx, collector_datagram, &m->col);
-	caps_net_admin_effective(true);
-	if (ts_deregister(&m->ts, m->cfg->cpulist, REQUEST_TIMEOUT_MS,
-			  collector_datagram, &m->col) < 0)
-		warnmsg("deregistering the listener failed; the kernel drops it "
-			"when the socket closes");
-	caps_net_admin_effective(false);
-	receiver_drain(&m->rx, collector_datagram, &m->col);
-	sync_drops(m);
+	unsigned i;
+
+	atomic_store(&m->stop, true);
+	for (i = 0; i < m->n_opened; i++)
+		shard_finish(&m->shards[i]);
 	output_flush(&m->out);
 	ri->seconds = now_s() - m->t0;
-	ri->rcvbuf = m->rcvbuf;
 	ri->interval_ms = m->cfg->interval_ms;
 	ri->wakeup = m->cfg->wakeup;
-	ri->struct_version = m->col.last_version;
 	ri->cpulist = m->cfg->cpulist;
-	run_info_fill_usage(ri);
+	ri->shards = m->cfg->shards;
+	for (i = 0; i < m->n_opened; i++)
+		ri->rcvbuf += m->shards[i].rcvbuf;
+	if (m->cfg->metrics && m->t0 > 0)
+		write_metrics(m, now_s());
 }
 
-static int report(struct mon *m, const struct run_info *ri, int status)
+static int report(struct mon *m, struct run_info *ri, int status)
 {
-	struct run_counts rc = counts_of(m);
+	struct run_counts rc = gather(m);
 
+	ri->struct_version = m->version;
+	run_info_fill_usage(ri);
 	report_final(&rc, ri);
 	if (m->out.last_err)
 		warnmsg("writing records failed: %s; %llu records could not be "
 			"written", strerror(-m->out.last_err),
-			(unsigned long long)m->out.unwritten);
+			(unsigned long long)rc.unwritten);
 	if (m->cfg->summary && report_summary(m->cfg->summary, &rc, ri) < 0) {
 		warnmsg("cannot write summary %s", m->cfg->summary);
 		return status ? status : EXIT_OUTPUT;
@@ -412,12 +397,15 @@ static int report(struct mon *m, const struct run_info *ri, int status)
 
 static void cleanup(struct mon *m)
 {
+	unsigned i;
+
 	if (m->pidfile_written)
 		unlink(m->cfg->pidfile);
+	for (i = 0; i < m->n_opened; i++)
+		shard_close(&m->shards[i]);
+	free(m->shards);
 	output_close(&m->out);
-	capture_close(m->col.cap);
-	receiver_free(&m->rx);
-	ts_close(&m->ts);
+	capture_close(m->cap);
 }
 
 int mon_run(const struct mon_config *cfg)
@@ -428,32 +416,16 @@ int mon_run(const struct mon_config *cfg)
 
 	memset(&m, 0, sizeof(m));
 	m.cfg = cfg;
-	m.ts.fd = -1;
-	if ((status = open_sinks(&m)) || (status = open_listener(&m)))
-		goto out;
-	m.t0 = m.last_stats = m.last_drops = m.last_metrics = now_s();
-	{
-		struct timespec ts;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
-		m.start_unix = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	if ((status = open_sinks(&m)) == 0) {
+		status = start(&m);
+		if (status == 0)
+			main_loop(&m);
+		finish(&m, &ri);
+		if (status == 0)
+			status = report(&m, &ri, status);
+		else
+			output_discard(&m.out);	/* no header without records */
 	}
-	if (cfg->self_check && (status = self_check(&m)))
-		goto out_registered;
-	if (cfg->pidfile && (status = write_pidfile(cfg->pidfile)))
-		goto out_registered;
-	m.pidfile_written = cfg->pidfile != NULL;
-	notify_systemd("READY=1");
-	if (cfg->metrics)
-		write_metrics(&m, now_s());
-	status = cfg->wakeup ? loop_wakeup(&m) : loop_batched(&m);
-	notify_systemd("STOPPING=1");
-out_registered:
-	finish(&m, &ri);
-	if (cfg->metrics)
-		write_metrics(&m, now_s());
-	status = report(&m, &ri, status);
-out:
 	cleanup(&m);
 	return status;
 }
@@ -462,35 +434,48 @@ int mon_replay(const struct mon_config *cfg)
 {
 	struct capture_reader *rd;
 	struct run_info ri = { 0 };
+	struct collector col;
 	struct mon m;
 	const void *msg;
 	size_t len;
 	int r, status;
 
 	memset(&m, 0, sizeof(m));
+	memset(&col, 0, sizeof(col));
 	m.cfg = cfg;
-	m.ts.fd = -1;
 	if ((r = capture_read_open(cfg->replay, &rd)) < 0) {
 		warnmsg("cannot read capture %s: %s", cfg->replay,
 			r == -EINVAL ? "not a netlink pcap capture" : strerror(-r));
 		return EXIT_USAGE;
 	}
-	if ((status = open_sinks(&m)) == 0) {
+	if ((status = open_sinks(&m)) == 0 && collector_init(&col) == 0) {
+		struct run_counts rc;
+
+		col.out = &m.out;
+		col.filter = &cfg->filter;
+		col.limit = cfg->count;
+		col.taken = &m.taken;
 		m.t0 = now_s();
 		while ((r = capture_read_next(rd, &msg, &len)) > 0 && !mon_stop &&
-		       !collector_done(&m.col))
-			collector_datagram(&m.col, msg, len, 0);
+		       !collector_done(&col))
+			collector_datagram(&col, msg, len, 0);
 		if (r < 0) {
 			warnmsg("capture %s ends in a partial packet (ignored)",
 				cfg->replay);
-			m.col.n.truncated++;
+			col.n.truncated++;
 		}
+		collector_push(&col);
 		output_flush(&m.out);
 		ri.seconds = now_s() - m.t0;
-		ri.struct_version = m.col.last_version;
+		rc.n = &col.n;
+		output_counts(&m.out, &rc.written, &rc.unwritten);
+		ri.struct_version = col.last_version;
 		run_info_fill_usage(&ri);
-		status = report(&m, &ri, 0);
+		report_final(&rc, &ri);
+		if (cfg->summary && report_summary(cfg->summary, &rc, &ri) < 0)
+			status = EXIT_OUTPUT;
 	}
+	collector_free(&col);
 	capture_read_close(rd);
 	output_close(&m.out);
 	return status;

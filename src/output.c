@@ -62,6 +62,7 @@ static int open_fd(struct output *o)
 int output_open(struct output *o, const char *path, enum out_format fmt)
 {
 	memset(o, 0, sizeof(*o));
+	pthread_mutex_init(&o->lock, NULL);
 	o->fd = -1;
 	o->fmt = fmt;
 	o->cap = OUTPUT_BUF;
@@ -73,6 +74,8 @@ int output_open(struct output *o, const char *path, enum out_format fmt)
 		return -ENOMEM;
 	return open_fd(o);
 }
+
+static int flush_locked(struct output *o);
 
 static int grow(struct output *o, size_t need)
 {
@@ -91,18 +94,42 @@ static int grow(struct output *o, size_t need)
 	return 0;
 }
 
-void output_line(struct output *o, const char *line, size_t len)
+static void queue(struct output *o, const char *buf, size_t len,
+		  uint64_t lines)
 {
 	if (o->len + len > o->cap) {
-		output_flush(o);
+		flush_locked(o);
 		if (o->len + len > o->cap && grow(o, o->len + len) < 0) {
-			o->unwritten++;	/* reader stalled too long */
+			o->unwritten += lines;	/* reader stalled too long */
 			return;
 		}
 	}
-	memcpy(o->buf + o->len, line, len);
+	memcpy(o->buf + o->len, buf, len);
 	o->len += len;
-	o->lines++;
+	o->lines += lines;
+}
+
+void output_put(struct output *o, const char *buf, size_t len, uint64_t lines)
+{
+	pthread_mutex_lock(&o->lock);
+	queue(o, buf, len, lines);
+	flush_locked(o);
+	pthread_mutex_unlock(&o->lock);
+}
+
+void output_lost(struct output *o, uint64_t lines)
+{
+	pthread_mutex_lock(&o->lock);
+	o->unwritten += lines;
+	pthread_mutex_unlock(&o->lock);
+}
+
+void output_counts(struct output *o, uint64_t *written, uint64_t *unwritten)
+{
+	pthread_mutex_lock(&o->lock);
+	*written = o->written;
+	*unwritten = o->unwritten;
+	pthread_mutex_unlock(&o->lock);
 }
 
 /* Cut a partial line off a regular file after a failed write. */
@@ -130,7 +157,7 @@ static void consume(struct output *o, size_t n)
 	o->len -= n;
 }
 
-int output_flush(struct output *o)
+static int flush_locked(struct output *o)
 {
 	size_t done = 0;
 
@@ -173,13 +200,36 @@ int output_flush(struct output *o)
 	return o->last_err;
 }
 
+int output_flush(struct output *o)
+{
+	int r;
+
+	pthread_mutex_lock(&o->lock);
+	r = flush_locked(o);
+	pthread_mutex_unlock(&o->lock);
+	return r;
+}
+
 int output_reopen(struct output *o)
 {
-	output_flush(o);
-	if (!o->path)
-		return 0;
-	close(o->fd);
-	return open_fd(o);
+	int r = 0;
+
+	pthread_mutex_lock(&o->lock);
+	flush_locked(o);
+	if (o->path) {
+		close(o->fd);
+		r = open_fd(o);
+	}
+	pthread_mutex_unlock(&o->lock);
+	return r;
+}
+
+void output_discard(struct output *o)
+{
+	pthread_mutex_lock(&o->lock);
+	o->len = 0;
+	o->lines = 0;
+	pthread_mutex_unlock(&o->lock);
 }
 
 void output_close(struct output *o)
@@ -196,6 +246,7 @@ void output_close(struct output *o)
 		close(o->fd);
 	free(o->buf);
 	free(o->path);
+	pthread_mutex_destroy(&o->lock);
 	memset(o, 0, sizeof(*o));
 	o->fd = -1;
 }

@@ -80,6 +80,7 @@ int report_summary(const char *path, const struct run_counts *rc,
 	kv_str(&kb, "mode", ri->wakeup ? "wakeup" : "batch");
 	kv_u64(&kb, "struct_version", ri->struct_version);
 	kv_str(&kb, "cpus", ri->cpulist ? ri->cpulist : "");
+	kv_u64(&kb, "shards", ri->shards);
 	r = kv_write_atomic(path, &kb);
 	kv_free(&kb);
 	return r;

@@ -1,0 +1,254 @@
+/* A listener socket with its own receive thread. */
+#include "shard.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+
+#include "caps.h"
+#include "monitor.h"
+#include "selfcheck.h"
+
+#define REQUEST_TIMEOUT_MS 5000
+
+void shard_split_cpus(const struct cpuset_bits *all, unsigned n, unsigned i,
+		      struct cpuset_bits *out)
+{
+	unsigned total = cpuset_count(all), k = 0;
+	unsigned lo = (unsigned)((unsigned long long)total * i / n);
+	unsigned hi = (unsigned)((unsigned long long)total * (i + 1) / n);
+	int cpu;
+
+	memset(out, 0, sizeof(*out));
+	for (cpu = cpuset_next(all, 0); cpu >= 0;
+	     cpu = cpuset_next(all, (unsigned)cpu + 1), k++)
+		if (k >= lo && k < hi)
+			cpuset_set(out, (unsigned)cpu);
+}
+
+int shard_open(struct shard *s, const struct mon_config *cfg, unsigned index,
+	       struct output *out, atomic_ullong *taken, atomic_bool *stop)
+{
+	int r;
+
+	memset(s, 0, sizeof(*s));
+	pthread_mutex_init(&s->lock, NULL);
+	s->index = index;
+	s->cfg = cfg;
+	s->stop = stop;
+	s->ts.fd = -1;
+	shard_split_cpus(&cfg->cpus, cfg->shards, index, &s->cpus);
+	cpulist_format(&s->cpus, s->cpulist, sizeof(s->cpulist));
+	s->col.out = out;
+	s->col.filter = &cfg->filter;
+	s->col.limit = cfg->count;
+	s->col.taken = taken;
+	if ((r = collector_init(&s->col)) < 0)
+		return r;
+	if ((r = ts_open(&s->ts)) < 0)
+		return r;
+	return receiver_init(&s->rx, s->ts.fd);
+}
+
+int shard_set_rcvbuf(struct shard *s)
+{
+	int r;
+
+	caps_net_admin_effective(true);	/* SO_RCVBUFFORCE passes rmem_max */
+	r = socket_set_rcvbuf(s->ts.fd, s->cfg->rcvbuf, &s->rcvbuf);
+	caps_net_admin_effective(false);
+	return r;
+}
+
+int shard_register(struct shard *s)
+{
+	int r;
+
+	caps_net_admin_effective(true);
+	r = ts_register(&s->ts, s->cpulist, REQUEST_TIMEOUT_MS,
+			collector_datagram, &s->col);
+	caps_net_admin_effective(false);
+	s->registered = r == 0;
+	return r;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static bool wait_for_check_record(struct shard *s, int timeout_ms)
+{
+	double deadline = now_s() + timeout_ms / 1000.0;
+	struct timespec tick = { 0, 5 * 1000 * 1000 };
+
+	while (!s->col.watch_seen && now_s() < deadline && !mon_stop) {
+		receiver_drain(&s->rx, collector_datagram, &s->col);
+		if (!s->col.watch_seen)
+			nanosleep(&tick, NULL);
+	}
+	return s->col.watch_seen;
+}
+
+int shard_self_check(struct shard *s, int timeout_ms)
+{
+	int attempt, r = -EINVAL, cpu;
+
+	for (attempt = 0; attempt < 3 && !s->col.watch_seen; attempt++) {
+		/* The first of our CPUs that lets a thread run on it. */
+		for (cpu = cpuset_next(&s->cpus, 0); cpu >= 0;
+		     cpu = cpuset_next(&s->cpus, (unsigned)cpu + 1))
+			if ((r = selfcheck_spawn(cpu, &s->col.watch_tid)) == 0)
+				break;
+		if (r < 0)
+			return r;
+		if (wait_for_check_record(s, timeout_ms))
+			break;
+		/* Lost to an overflow is not deafness: try again. */
+		receiver_update_drops(&s->rx);
+		if (!s->rx.drops)
+			break;
+	}
+	s->col.watch_tid = 0;
+	return s->col.watch_seen;
+}
+
+static void publish(struct shard *s)
+{
+	if (receiver_update_drops(&s->rx) == 0)
+		s->col.n.dropped = s->rx.drops;
+	pthread_mutex_lock(&s->lock);
+	s->published = s->col.n;
+	s->published_version = s->col.last_version;
+	pthread_mutex_unlock(&s->lock);
+}
+
+static void sleep_until(struct timespec *next, unsigned interval_ms)
+{
+	next->tv_nsec += (long)interval_ms * 1000000L;
+	while (next->tv_nsec >= 1000000000L) {
+		next->tv_nsec -= 1000000000L;
+		next->tv_sec++;
+	}
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL);
+}
+
+/* Sleep, drain everything queued, hand the lines over, repeat. */
+static void loop_batched(struct shard *s)
+{
+	struct timespec next;
+
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	while (!atomic_load(s->stop)) {
+		receiver_drain(&s->rx, collector_datagram, &s->col);
+		collector_push(&s->col);
+		publish(s);
+		sleep_until(&next, s->cfg->interval_ms);
+	}
+}
+
+/* The classic way: block for each record. */
+static void loop_wakeup(struct shard *s)
+{
+	struct timeval tv = { 0, 200 * 1000 };	/* to notice a stop */
+	double last = now_s();
+
+	setsockopt(s->rx.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	while (!atomic_load(s->stop)) {
+		double now;
+
+		receiver_wait_one(&s->rx, collector_datagram, &s->col);
+		now = now_s();
+		if (now - last >= s->cfg->interval_ms / 1000.0) {
+			collector_push(&s->col);
+			publish(s);
+			last = now;
+		}
+	}
+}
+
+static void *shard_main(void *arg)
+{
+	struct shard *s = arg;
+	sigset_t all;
+
+	/* Signals belong to the main thread. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	if (s->cfg->wakeup)
+		loop_wakeup(s);
+	else
+		loop_batched(s);
+	return NULL;
+}
+
+int shard_start(struct shard *s)
+{
+	int r = pthread_create(&s->thread, NULL, shard_main, s);
+
+	s->running = r == 0;
+	return -r;
+}
+
+void shard_finish(struct shard *s)
+{
+	if (s->running)
+		pthread_join(s->thread, NULL);
+	s->running = false;
+	receiver_drain(&s->rx, collector_datagram, &s->col);
+	if (s->registered) {
+		caps_net_admin_effective(true);
+		if (ts_deregister(&s->ts, s->cpulist, REQUEST_TIMEOUT_MS,
+				  collector_datagram, &s->col) == 0)
+			s->registered = false;
+		caps_net_admin_effective(false);
+	}
+	receiver_drain(&s->rx, collector_datagram, &s->col);
+	collector_push(&s->col);
+	publish(s);
+}
+
+void shard_close(struct shard *s)
+{
+	receiver_free(&s->rx);
+	ts_close(&s->ts);
+	collector_free(&s->col);
+	pthread_mutex_destroy(&s->lock);
+}
+
+static void add(struct loss_counters *a, const struct loss_counters *b)
+{
+	a->records += b->records;
+	a->records_pid += b->records_pid;
+	a->records_tgid += b->records_tgid;
+	a->matched += b->matched;
+	a->filtered += b->filtered;
+	a->dropped += b->dropped;
+	a->enobufs += b->enobufs;
+	a->truncated += b->truncated;
+	a->malformed += b->malformed;
+	a->other += b->other;
+	a->capture_errors += b->capture_errors;
+}
+
+void shard_read(struct shard *s, struct loss_counters *sum, uint16_t *version)
+{
+	pthread_mutex_lock(&s->lock);
+	add(sum, &s->published);
+	if (s->published_version)
+		*version = s->published_version;
+	pthread_mutex_unlock(&s->lock);
+}
+
+uint32_t shard_queue_bytes(struct shard *s, uint32_t *rcvbuf)
+{
+	struct queue_state q = { 0, 0 };
+
+	receiver_queue(&s->rx, &q);
+	*rcvbuf = q.rcvbuf;
+	return q.rmem_alloc;
+}

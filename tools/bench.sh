@@ -1,0 +1,88 @@
+#!/bin/bash
+# make bench: what the collector costs the workload, measured side by side.
+#
+# The generator's peak thread-exit rate (one spawner per CPU) with no
+# listener, with exitmon in its default batched mode writing CSV to a file,
+# and with exitmon --wakeup, in rounds whose order rotates (so drift on a
+# noisy VM favours no mode), repeated.  Reports each mode's median rate,
+# the median of the per-round ratios to no listener, records lost, and the
+# collector's CPU time per record.
+#
+#   tools/bench.sh [ROUNDS [EXITS]]     (defaults 5 and 200000)
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+ROUNDS=${1:-${BENCH_ROUNDS:-5}}
+EXITS=${2:-${BENCH_EXITS:-200000}}
+WORKERS=${BENCH_WORKERS:-$(nproc)}
+MODES=(none batch wakeup)
+T=$(mktemp -d /tmp/exitmon-bench.XXXXXX)
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$T"' EXIT
+
+[ "$(id -u)" -eq 0 ] || { echo "bench: needs root (CAP_NET_ADMIN) for the listener" >&2; exit 1; }
+for p in exitmon exitgen; do
+	[ -x "$TOP/$p" ] || { echo "bench: $TOP/$p is not built: run make" >&2; exit 1; }
+done
+
+kv() { sed -n "s/^$2=//p" "$1"; }
+
+# run MODE ROUND: one generator run under MODE; appends a line to results
+run() {
+	local mode=$1 round=$2
+	local tag=bench$round$mode mon=""
+	local sum=$T/$round.$mode
+	if [ "$mode" != none ]; then
+		local extra=""
+		[ "$mode" = wakeup ] && extra=--wakeup
+		"$TOP/exitmon" $extra -f csv -o "$T/out.csv" --comm "$tag" \
+			--summary "$sum.mon" --pidfile "$T/mon.pid" 2>/dev/null &
+		mon=$!
+		for _ in $(seq 200); do [ -s "$T/mon.pid" ] && break; sleep 0.05; done
+		[ -s "$T/mon.pid" ] || { echo "bench: exitmon did not start" >&2; exit 1; }
+	fi
+	"$TOP/exitgen" --shape thread --rate max --workers "$WORKERS" \
+		--count "$EXITS" --tag "$tag" --summary "$sum.gen" >/dev/null
+	if [ -n "$mon" ]; then
+		sleep 0.2
+		kill -TERM "$mon"; wait "$mon" || true
+		rm -f "$T/mon.pid" "$T/out.csv"
+	fi
+	local rate lost="-" cpu="-"
+	rate=$(kv "$sum.gen" achieved_rate)
+	if [ -n "$mon" ]; then
+		lost=$(( EXITS - $(kv "$sum.mon" matched) ))
+		cpu=$(kv "$sum.mon" cpu_us_per_record)
+	fi
+	echo "$round $mode $rate $lost $cpu" >> "$T/results"
+}
+
+echo "bench: $ROUNDS rounds x ${#MODES[@]} modes, $EXITS thread exits each," \
+	"$WORKERS spawners, $(nproc) CPUs, $(uname -r)" >&2
+for ((r = 0; r < ROUNDS; r++)); do
+	# Rotate the order each round: none,batch,wakeup / batch,wakeup,none ...
+	for ((k = 0; k < ${#MODES[@]}; k++)); do
+		m=${MODES[$(( (r + k) % ${#MODES[@]} ))]}
+		run "$m" "$r"
+		echo "bench: round $((r + 1))/$ROUNDS $m: $(tail -1 "$T/results" | cut -d' ' -f3) exits/s" >&2
+	done
+done
+
+python3 - "$T/results" "$EXITS" <<'PY'
+import statistics as st, sys
+rows = [l.split() for l in open(sys.argv[1])]
+exits = int(sys.argv[2])
+by = {}
+for rnd, mode, rate, lost, cpu in rows:
+    by.setdefault(mode, {})[rnd] = (float(rate), lost, cpu)
+base = by["none"]
+print(f"{'listener':<26}{'median exits/s':>15}{'ratio to none':>15}{'records lost':>14}{'CPU us/record':>15}")
+names = {"none": "none", "batch": "exitmon (default, CSV)", "wakeup": "exitmon --wakeup"}
+for mode in ("none", "batch", "wakeup"):
+    runs = by.get(mode, {})
+    rates = [v[0] for v in runs.values()]
+    ratios = [runs[r][0] / base[r][0] for r in runs if r in base]
+    lost = "-" if mode == "none" else str(sum(int(v[1]) for v in runs.values()))
+    cpu = "-" if mode == "none" else f"{st.median(float(v[2]) for v in runs.values()):.2f}"
+    print(f"{names[mode]:<26}{st.median(rates):>15.0f}{st.median(ratios):>15.3f}{lost:>14}{cpu:>15}")
+print(f"(medians over {len(base)} rounds; lost summed over {len(base) * exits} exits per mode)")
+PY
