@@ -71,7 +71,9 @@ struct spawn_result {
 };
 
 /* Run the whole thing.  Returns 0 when the run could start (the result
- * then says how it ended), or -errno when setup failed (with error_what). */
+ * then says how it ended), or -errno when setup failed (with error_what).
+ * Returns with SIGINT and SIGTERM blocked: a late one must not cut the
+ * report short. */
 int spawn_run(const struct spawn_config *cfg, struct spawn_result *res);
 void spawn_result_free(struct spawn_result *res);
 

@@ -410,6 +410,23 @@ static int setup_run(struct setup *s, const struct spawn_config *cfg,
 	return 0;
 }
 
+/* The last spawner's SIGUSR2 may still be pending (the main thread can see
+ * the done count first): take it, or unblocking it would kill us.  SIGINT
+ * and SIGTERM stay blocked so a late one cannot cut the report short. */
+static void restore_signals(const sigset_t *old)
+{
+	const struct timespec zero = { 0, 0 };
+	sigset_t usr2, mask = *old;
+
+	sigemptyset(&usr2);
+	sigaddset(&usr2, SIGUSR2);
+	while (sigtimedwait(&usr2, NULL, &zero) == SIGUSR2)
+		;
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	pthread_sigmask(SIG_SETMASK, &mask, NULL);
+}
+
 static void teardown(struct setup *s, const struct spawn_config *cfg,
 		     struct spawn_result *res)
 {
@@ -427,7 +444,7 @@ static void teardown(struct setup *s, const struct spawn_config *cfg,
 	res->children_left = children_left();
 	pthread_barrier_destroy(&s->ctx.ready);
 	pthread_mutex_destroy(&s->ctx.lock);
-	pthread_sigmask(SIG_SETMASK, &s->oldmask, NULL);
+	restore_signals(&s->oldmask);
 }
 
 int spawn_run(const struct spawn_config *cfg, struct spawn_result *res)

@@ -96,7 +96,8 @@ static int harvest(struct worker *w, bool block)
 		}
 		return 0;
 	}
-	for (;;) {
+	/* Only while some are busy: with none, waitid says ECHILD. */
+	while (w->fifo_len) {
 		pid_t pid = shape_reap_any(block);
 		int at;
 
@@ -113,6 +114,7 @@ static int harvest(struct worker *w, bool block)
 		}
 		block = false;
 	}
+	return 0;
 }
 
 static int reap_all_busy(struct worker *w)

@@ -1,0 +1,93 @@
+#!/bin/bash
+# exitgen's command line: every bad option or value is one line on stderr,
+# program name first, nothing on stdout, exit status 2; --help lists every
+# option of the man page; --version.
+. "$(dirname "$0")/lib.sh"
+[ -x "$EXITGEN" ] || { echo "Bail out! $EXITGEN not built"; exit 1; }
+
+# bad ARGS...: must fail with status 2 and one line naming the program.
+bad() {
+	"$EXITGEN" "$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	lines=$(wc -l <"$T/err")
+	if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && [ ! -s "$T/out" ] &&
+	   grep -q '^exitgen: ' "$T/err"; then
+		ok "rejected: $* ($(cat "$T/err"))"
+	else
+		nok "rejected: $* (rc=$rc, $lines lines: $(head -c 200 "$T/err"))"
+	fi
+}
+
+bad --bogus
+bad -x
+bad extra-argument
+bad --rate
+bad --rate 0
+bad --rate -5
+bad --rate fast
+bad --rate 1e9
+bad --rate 10abc
+bad --count 0
+bad --count -1
+bad --count 1.5
+bad --count 99999999999999999999999
+bad --duration 0
+bad --duration x
+bad --workers 0
+bad --workers 257
+bad --batch 0
+bad --shape bogus
+bad --shape group
+bad --shape group:1
+bad --shape group:0
+bad --shape group:2x
+bad --shape group:5000
+bad --work cpu
+bad --work cpu:
+bad --work cpu:abc
+bad --work touch:12Q
+bad --work write:
+bad --work write:1K:
+bad --work sleep:10
+bad --tag ''
+bad --tag "$(printf 'a\tb')"
+bad --tag exitgen-main
+bad --tag exitgen-bg
+bad --exit-by poison
+bad --exit-by signal --shape thread
+bad --background -1
+bad --background many
+bad --mmap 0
+bad --mmap 100M:
+bad --mmap lots
+bad --cohort 0
+bad --cohort 4 --rate 100
+bad --cohort 4 --count 10
+bad --cohort 4 --batch 2
+bad --cohort 4 --workers 2
+bad --baseline --rate 100
+bad --baseline --work cpu:10
+bad --baseline --batch 4
+bad --rate 1 --duration 0.5
+
+"$EXITGEN" --help >"$T/help" 2>"$T/err"
+check "--help exits 0 with nothing on stderr" [ $? -eq 0 ] && [ ! -s "$T/err" ]
+for o in $(sed -n 's/^\.It Fl \([a-zA-Z]\) , Fl -\([a-z-]*\).*/\2/p; s/^\.It Fl -\([a-z-]*\).*/\1/p' "$TOP/man/exitgen.1"); do
+	check "--help lists --$o (from the man page)" grep -q -- "--$o" "$T/help"
+done
+check "--help names the man page" grep -q 'exitgen(1)' "$T/help"
+"$EXITGEN" --version >"$T/ver"
+check "--version exits 0" [ $? -eq 0 ]
+check "--version prints a version" grep -Eq '^exitgen [0-9]+\.[0-9]+' "$T/ver"
+
+# A long tag is cut to 15 bytes with a warning, not refused.
+"$EXITGEN" --tag abcdefghijklmnopqrstu --count 3 -q --summary "$T/long.sum" 2>"$T/long.err"
+check "a long tag still runs" [ $? -eq 0 ]
+check "a long tag is cut to 15 bytes" [ "$(kv "$T/long.sum" tag)" = abcdefghijklmno ]
+check "a long tag warns" grep -q 'abcdefghijklmno' "$T/long.err"
+
+# The summary goes where asked, or the run fails with status 1.
+"$EXITGEN" --count 3 -q --summary /nonexistent/dir/x.sum 2>"$T/sumerr"
+check "unwritable summary: status 1" [ $? -eq 1 ]
+check "unwritable summary: says so" grep -q 'summary' "$T/sumerr"
+done_testing

@@ -1,0 +1,80 @@
+#!/bin/bash
+# SIGINT and SIGTERM stop a run cleanly: everything made is released or
+# killed and reaped, background children are killed, the report says what
+# was done, and no child is left behind, zombie or orphan.  Even SIGKILL
+# leaves no orphan: every child dies with exitgen (PR_SET_PDEATHSIG).
+. "$(dirname "$0")/lib.sh"
+[ -x "$EXITGEN" ] || { echo "Bail out! $EXITGEN not built"; exit 1; }
+
+# children PID: pids whose parent is PID (any of its threads), one a line.
+children() {
+	cat /proc/"$1"/task/*/children 2>/dev/null | tr ' ' '\n' | sed '/^$/d'
+}
+
+# alive PID...: how many of these still run (zombies of dead parents are
+# init's to reap and not counted; pids reused by others are not ours:
+# the comm must be a tag or exitgen-bg).
+alive() {
+	n=0
+	for p in "$@"; do
+		st=$(sed -n 's/^State:\t\(.\).*/\1/p' /proc/$p/status 2>/dev/null)
+		c=$(cat /proc/$p/comm 2>/dev/null)
+		case "$st:$c" in
+		:*|Z:*) ;;
+		*:eg22*|*:exitgen-bg) n=$((n + 1)) ;;
+		esac
+	done
+	echo $n
+}
+
+# by_comm NAME: live processes and threads whose comm is NAME.
+by_comm() {
+	grep -lxF -- "$1" /proc/[0-9]*/task/[0-9]*/comm 2>/dev/null | wc -l
+}
+
+stop_run() { # stop_run NAME SIGNAL SHAPE ARGS...
+	name=$1 sig=$2 shape=$3; shift 3
+	tag=eg22$name$$
+	"$EXITGEN" --shape "$shape" --tag "$tag" --summary "$T/$name.sum" -q "$@" &
+	pid=$!
+	sleep 0.8
+	kids=$(children $pid)
+	nkids=$(echo "$kids" | sed '/^$/d' | wc -l)
+	kill -"$sig" $pid
+	wait $pid
+	rc=$?
+	sleep 0.2
+	check "$name: SIG$sig: exit 0" [ $rc -eq 0 ]
+	check "$name: stopped_by=signal" [ "$(kv "$T/$name.sum" stopped_by)" = signal ]
+	check "$name: children_left=0" [ "$(kv "$T/$name.sum" children_left)" = 0 ]
+	check "$name: had children while running ($nkids)" [ "$nkids" -gt 0 ]
+	check "$name: none of them is left" [ "$(alive $kids)" -eq 0 ]
+	check "$name: no task with the tag is left" [ "$(by_comm "$tag")" -eq 0 ]
+	check "$name: every task made was reaped" \
+		[ "$(kv "$T/$name.sum" exits)" = "$(kv "$T/$name.sum" tasks_created)" ]
+}
+
+stop_run fork INT fork --rate 200 --duration 30 --background 20 --work cpu:1000
+stop_run proc TERM process --rate 300 --duration 30 --background 20 --work cpu:1000 --workers 2
+stop_run thr INT thread --rate 300 --duration 30 --background 5 --work cpu:1000
+stop_run grp TERM group:3 --rate 100 --duration 30 --background 5
+# Tasks waiting for their release or their SIGKILL when the stop comes.
+stop_run batch INT fork --batch 40 --rate 5 --count 400 --background 5
+stop_run kill TERM process --batch 40 --rate 5 --count 400 --exit-by signal
+check "kill: background count reported" [ "$(kv "$T/fork.sum" background)" = 20 ]
+
+# SIGKILL: no report, but no orphan either.
+tag=eg22k9$$
+"$EXITGEN" --shape process --tag "$tag" --batch 30 --rate 2 --count 300 \
+	--background 10 -q 2>/dev/null &
+pid=$!
+sleep 1.2
+kids=$(children $pid)
+nkids=$(echo "$kids" | sed '/^$/d' | wc -l)
+kill -KILL $pid
+wait $pid 2>/dev/null
+sleep 0.5
+check "SIGKILL: had children ($nkids)" [ "$nkids" -ge 30 ]
+check "SIGKILL: every child died with exitgen" [ "$(alive $kids)" -eq 0 ]
+check "SIGKILL: no task with the tag is left" [ "$(by_comm "$tag")" -eq 0 ]
+done_testing
