@@ -11,7 +11,7 @@ UNITDIR     ?= $(PREFIX)/lib/systemd/system
 
 CC          ?= cc
 PKG_CONFIG  ?= pkg-config
-PKGS        := libnl-3.0 libnl-genl-3.0 libcap
+PKGS        := libnl-3.0 libnl-genl-3.0 libcap json-c
 WARN        := -Wall -Wextra -Wformat=2 -Wshadow -Wmissing-prototypes \
                -Wstrict-prototypes -Wno-unused-parameter
 CFLAGS      ?= -O2 -g

@@ -1,0 +1,306 @@
+/* exitsweep's statistics, end to end from runs to table numbers, against
+ * values worked out by hand: cell means and their 95% intervals, the
+ * overhead formula (on - off) / off x 100 with Welch's interval, the
+ * significance mark, loss sums, and the comparisons a matrix yields. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../tools/exitsweep/sweep_analyze.h"
+#include "../../tools/exitsweep/sweep_plan.h"
+#include "../../tools/exitsweep/sweep_report.h"
+
+#define near(a, b, tol) do { \
+	double a_ = (a), b_ = (b); \
+	if (!(fabs(a_ - b_) <= (tol))) \
+		fail_msg("%s = %.9g, want %.9g", #a, a_, b_); \
+} while (0)
+
+/* One rate, tgid on,off, one listener; runs filled by hand. */
+static void setup_cfg(struct sweep_config *cfg, unsigned runs, const char *listeners)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->kind = KIND_OVERHEAD;
+	cfg->runs = runs;
+	cfg->count = 1000;
+	cfg->seed = 7;
+	for (int d = 0; d < DIM_COUNT; d++)
+		sweep_plan_single(&cfg->dim[d], 0, "-");
+	assert_int_equal(sweep_plan_parse_rates("1000", &cfg->dim[DIM_RATE]), 0);
+	assert_int_equal(sweep_plan_parse_onoff("on,off", &cfg->dim[DIM_TGID]), 0);
+	assert_int_equal(sweep_plan_parse_listeners(listeners, &cfg->dim[DIM_LISTENER]), 0);
+	assert_int_equal(sweep_plan_parse_dacct("keep", &cfg->dim[DIM_DACCT]), 0);
+}
+
+static long cell_of(const struct sweep_config *cfg, const struct sweep_plan *plan,
+		    int tgid_on, int listener)
+{
+	for (size_t c = 0; c < plan->n_cells; c++)
+		if (cell_val(cfg, &plan->cells[c], DIM_TGID) == tgid_on &&
+		    cell_val(cfg, &plan->cells[c], DIM_LISTENER) == listener)
+			return (long)c;
+	return -1;
+}
+
+/* Give the k-th run of cell c the value v of metric m. */
+static void set_run(struct sweep_plan *plan, size_t c, unsigned k,
+		    enum sweep_metric m, double v)
+{
+	for (size_t i = 0; i < plan->n_runs; i++)
+		if (plan->runs[i].cell == c && plan->runs[i].rep == k) {
+			plan->runs[i].v[m] = v;
+			plan->runs[i].done = true;
+			return;
+		}
+	fail_msg("no run %u of cell %zu", k, c);
+}
+
+static const struct figure *find_fig(const struct analysis *a, const char *section,
+				     enum sweep_metric m)
+{
+	for (size_t i = 0; i < a->n_figs; i++)
+		if (a->figs[i].metric == m &&
+		    !strcmp(a->cmp[a->figs[i].comparison].section, section))
+			return &a->figs[i];
+	return NULL;
+}
+
+/* Sys, 4 runs each:
+ *   on  = 12, 12.5, 13, 12.5   mean 12.5, sd sqrt(0.5/3) = 0.408248
+ *   off = 10, 10.5, 9.5, 10    mean 10,   sd 0.408248
+ * Welch: se^2 = 2 * (0.5/3)/4 = 1/12, se = 0.288675; df = (1/12)^2 /
+ * (2 * (1/24)^2 / 3) = 6; t95(6) = 2.446912; half = 0.706365.
+ * Overhead = 2.5/10 x 100 = 25%, interval 25 +- 7.06365 = [17.936, 32.064]:
+ * significant.
+ * Elapsed, 3 runs each:
+ *   on = 11, 12, 13 (mean 12, sd 1), off = 10, 10, 10 (mean 10, sd 0)
+ * se = 1/sqrt(3) = 0.577350, df = 2, t95(2) = 4.302653, half = 2.484138:
+ * 20% +- 24.84138 = [-4.84138, 44.84138]: not significant. */
+static void test_overhead_by_hand(void **state)
+{
+	struct sweep_config cfg;
+	struct sweep_plan plan;
+	struct analysis a;
+	const struct figure *f;
+	const double on[] = { 12, 12.5, 13, 12.5 }, off[] = { 10, 10.5, 9.5, 10 };
+	const double eon[] = { 11, 12, 13 };
+	long con, coff;
+
+	(void)state;
+	setup_cfg(&cfg, 4, "none");
+	assert_int_equal(sweep_plan_build(&cfg, &plan), 0);
+	assert_int_equal(plan.n_cells, 2);
+	assert_int_equal(plan.n_runs, 8);
+	con = cell_of(&cfg, &plan, 1, LISTEN_NONE);
+	coff = cell_of(&cfg, &plan, 0, LISTEN_NONE);
+	assert_true(con >= 0 && coff >= 0);
+	for (unsigned k = 0; k < 4; k++) {
+		set_run(&plan, (size_t)con, k, M_SYS, on[k]);
+		set_run(&plan, (size_t)coff, k, M_SYS, off[k]);
+		set_run(&plan, (size_t)con, k, M_USER, 2.0);
+		set_run(&plan, (size_t)coff, k, M_USER, 2.0);
+		if (k < 3) {
+			set_run(&plan, (size_t)con, k, M_ELAPSED, eon[k]);
+			set_run(&plan, (size_t)coff, k, M_ELAPSED, 10);
+		}
+	}
+	assert_int_equal(sweep_analyze(&cfg, &plan, &a), 0);
+
+	/* cell means and the interval of a mean: t95(3) = 3.182446,
+	 * half = 3.182446 x 0.408248 / 2 = 0.649614 */
+	near(a.cells[con].m[M_SYS].mean, 12.5, 1e-12);
+	near(a.cells[con].m[M_SYS].sd, 0.40824829, 1e-8);
+	assert_true(a.cells[con].m[M_SYS].has_ci);
+	near(a.cells[con].m[M_SYS].ci.half, 0.64961, 1e-5);
+	near(a.cells[con].m[M_SYS].ci.lo, 12.5 - 0.64961, 1e-5);
+	assert_int_equal(a.cells[con].runs, 4);
+	assert_int_equal(a.cells[con].m[M_ELAPSED].n, 3);
+
+	/* one comparison: tgid; no listener or delay accounting pair */
+	assert_int_equal(a.n_cmp, 1);
+	assert_string_equal(a.cmp[0].section, "tgid");
+	assert_int_equal(a.n_figs, 3);	/* user, sys, elapsed */
+
+	f = find_fig(&a, "tgid", M_SYS);
+	assert_non_null(f);
+	assert_true(f->ok);
+	assert_int_equal(f->cell_a, con);
+	assert_int_equal(f->cell_b, coff);
+	near(f->ci.est, 25.0, 1e-9);
+	near(f->ci.df, 6.0, 1e-9);
+	near(f->ci.half, 7.06365, 1e-4);
+	near(f->ci.lo, 17.93635, 1e-4);
+	near(f->ci.hi, 32.06365, 1e-4);
+	assert_true(f->significant);
+
+	f = find_fig(&a, "tgid", M_ELAPSED);
+	assert_non_null(f);
+	assert_true(f->ok);
+	near(f->ci.est, 20.0, 1e-9);
+	near(f->ci.df, 2.0, 1e-9);
+	near(f->ci.lo, -4.84138, 1e-4);
+	near(f->ci.hi, 44.84138, 1e-4);
+	assert_false(f->significant);
+
+	/* equal runs: 0% with a zero-width interval, not significant */
+	f = find_fig(&a, "tgid", M_USER);
+	assert_non_null(f);
+	assert_true(f->ok);
+	near(f->ci.est, 0.0, 1e-12);
+	assert_false(f->significant);
+
+	sweep_analysis_free(&a);
+	sweep_plan_free(&plan);
+}
+
+/* The table cell of those figures: sign, two decimals under 100, the
+ * mark only where not significant. */
+static void test_format_figures(void **state)
+{
+	char b[64];
+
+	(void)state;
+	assert_string_equal(sweep_fmt_pct_ci(b, sizeof(b), 25.0, 7.06365, true, true),
+			    "+25.00 ±7.06 ");
+	assert_string_equal(sweep_fmt_pct_ci(b, sizeof(b), 20.0, 24.84138, true, false),
+			    "+20.00 ±24.84~");
+	assert_string_equal(sweep_fmt_pct_ci(b, sizeof(b), 649.41, 12.3, true, true),
+			    "+649.4 ±12.3 ");
+	assert_string_equal(sweep_fmt_pct_ci(b, sizeof(b), -0.14, 0.5, true, false),
+			    "-0.14 ±0.50~");
+	assert_string_equal(sweep_fmt_pct_ci(b, sizeof(b), 1, 1, false, false), "n/a");
+	assert_string_equal(sweep_fmt_sig(b, sizeof(b), 1234.5678, 4), "1235");
+	assert_string_equal(sweep_fmt_sig(b, sizeof(b), 0.0123456, 4), "0.01235");
+	assert_string_equal(sweep_fmt_sig(b, sizeof(b), NAN, 4), "-");
+}
+
+/* One run per cell cannot give an interval: the figure is n/a, the mean
+ * still is. An off mean of 0 cannot be divided by: n/a. */
+static void test_too_few_runs(void **state)
+{
+	struct sweep_config cfg;
+	struct sweep_plan plan;
+	struct analysis a;
+	const struct figure *f;
+	long con, coff;
+
+	(void)state;
+	setup_cfg(&cfg, 2, "none");
+	assert_int_equal(sweep_plan_build(&cfg, &plan), 0);
+	con = cell_of(&cfg, &plan, 1, LISTEN_NONE);
+	coff = cell_of(&cfg, &plan, 0, LISTEN_NONE);
+	set_run(&plan, (size_t)con, 0, M_SYS, 3);
+	set_run(&plan, (size_t)coff, 0, M_SYS, 2);
+	set_run(&plan, (size_t)con, 0, M_USER, 1);
+	set_run(&plan, (size_t)con, 1, M_USER, 2);
+	set_run(&plan, (size_t)coff, 0, M_USER, 0);
+	set_run(&plan, (size_t)coff, 1, M_USER, 0);
+	assert_int_equal(sweep_analyze(&cfg, &plan, &a), 0);
+	f = find_fig(&a, "tgid", M_SYS);
+	assert_non_null(f);
+	assert_false(f->ok);
+	assert_false(f->significant);
+	near(a.cells[con].m[M_SYS].mean, 3, 0);
+	assert_false(a.cells[con].m[M_SYS].has_ci);
+	f = find_fig(&a, "tgid", M_USER);
+	assert_non_null(f);
+	assert_false(f->ok);
+	sweep_analysis_free(&a);
+	sweep_plan_free(&plan);
+}
+
+/* Listener batch over none is a second comparison; the loss counters sum
+ * over runs; runs without a listener have no loss numbers at all. */
+static void test_listener_and_loss(void **state)
+{
+	struct sweep_config cfg;
+	struct sweep_plan plan;
+	struct analysis a;
+	const struct figure *f;
+	long cb, cn;
+
+	(void)state;
+	setup_cfg(&cfg, 3, "none,batch");
+	assert_int_equal(sweep_plan_build(&cfg, &plan), 0);
+	assert_int_equal(plan.n_cells, 4);
+	cb = cell_of(&cfg, &plan, 1, LISTEN_BATCH);
+	cn = cell_of(&cfg, &plan, 1, LISTEN_NONE);
+	for (unsigned k = 0; k < 3; k++) {
+		/* batch 1.1, 1.2, 1.3 over none 1.0, 1.0, 1.0: +20% */
+		set_run(&plan, (size_t)cb, k, M_SYS, 1.1 + 0.1 * k);
+		set_run(&plan, (size_t)cn, k, M_SYS, 1.0);
+		set_run(&plan, (size_t)cb, k, M_EXITS, 1000);
+		set_run(&plan, (size_t)cb, k, M_RECORDS, 1000 - 3 * k);
+		set_run(&plan, (size_t)cb, k, M_LOST, 3 * k);
+		set_run(&plan, (size_t)cb, k, M_DROPPED, 3 * k);
+		set_run(&plan, (size_t)cb, k, M_ENOBUFS, k ? 1 : 0);
+		set_run(&plan, (size_t)cn, k, M_EXITS, 1000);
+	}
+	assert_int_equal(sweep_analyze(&cfg, &plan, &a), 0);
+	assert_int_equal(a.n_cmp, 2);
+	assert_string_equal(a.cmp[1].section, "listener:batch");
+	f = find_fig(&a, "listener:batch", M_SYS);
+	assert_non_null(f);
+	assert_int_equal(f->cell_a, cb);
+	assert_int_equal(f->cell_b, cn);
+	near(f->ci.est, 20.0, 1e-9);
+	/* se = 0.1/sqrt(3), df 2: half = 4.302653 x 0.057735 / 1.0 x 100 */
+	near(f->ci.half, 24.84138, 1e-4);
+	near(a.cells[cb].m[M_LOST].sum, 9, 0);
+	near(a.cells[cb].m[M_LOST].max, 6, 0);
+	near(a.cells[cb].m[M_RECORDS].sum, 2991, 0);
+	near(a.cells[cb].m[M_ENOBUFS].sum, 2, 0);
+	assert_int_equal(a.cells[cn].m[M_LOST].n, 0);
+	assert_true(isnan(a.cells[cn].m[M_LOST].mean));
+	sweep_analysis_free(&a);
+	sweep_plan_free(&plan);
+}
+
+/* Delay accounting both: on over off; the row key names every dimension
+ * but the compared one. */
+static void test_dacct_comparison_key(void **state)
+{
+	struct sweep_config cfg;
+	struct sweep_plan plan;
+	struct analysis a;
+	char key[256];
+
+	(void)state;
+	setup_cfg(&cfg, 2, "batch");
+	assert_int_equal(sweep_plan_parse_dacct("both", &cfg.dim[DIM_DACCT]), 0);
+	assert_int_equal(sweep_plan_build(&cfg, &plan), 0);
+	assert_int_equal(plan.n_cells, 4);
+	assert_int_equal(sweep_analyze(&cfg, &plan, &a), 0);
+	assert_int_equal(a.n_cmp, 2);
+	assert_string_equal(a.cmp[0].section, "tgid");
+	assert_string_equal(a.cmp[1].section, "delayacct");
+	assert_int_equal(cfg.dim[DIM_DACCT].val[a.cmp[1].a], DACCT_ON);
+	assert_int_equal(cfg.dim[DIM_DACCT].val[a.cmp[1].b], DACCT_OFF);
+	sweep_analyze_cell_key(&cfg, &plan.cells[0], DIM_DACCT, key, sizeof(key));
+	assert_string_equal(key, "rate=1000 tgid=on listener=batch");
+	sweep_analyze_cell_key(&cfg, &plan.cells[0], DIM_COUNT, key, sizeof(key));
+	assert_string_equal(key, "rate=1000 tgid=on listener=batch delayacct=on");
+	sweep_analysis_free(&a);
+	sweep_plan_free(&plan);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_overhead_by_hand),
+		cmocka_unit_test(test_format_figures),
+		cmocka_unit_test(test_too_few_runs),
+		cmocka_unit_test(test_listener_and_loss),
+		cmocka_unit_test(test_dacct_comparison_key),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,674 @@
+/* exitsweep: what taskstats costs the exiting workload, across exit rates,
+ * tgid accounting, listeners and delay accounting -- exitmon and exitgen
+ * driven as separate processes over a shuffled matrix of runs. */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "numparse.h"
+#include "opts.h"
+#include "sweep.h"
+#include "sweep_analyze.h"
+#include "sweep_compare.h"
+#include "sweep_csv.h"
+#include "sweep_json.h"
+#include "sweep_machine.h"
+#include "sweep_plan.h"
+#include "sweep_plot.h"
+#include "sweep_proc.h"
+#include "sweep_report.h"
+#include "sweep_run.h"
+#include "sweep_signal.h"
+#include "sweep_sysctl.h"
+
+enum {
+	OPT_TGID = 256, OPT_BACKGROUND, OPT_MMAP, OPT_KILL_BATCH, OPT_COHORT,
+	OPT_CSV, OPT_JSON, OPT_PLOT, OPT_EXITMON, OPT_EXITGEN, OPT_RUN_TIMEOUT,
+	OPT_QUIET, OPT_SEED, OPT_WORKERS, OPT_BATCH,
+};
+
+static const struct opt_desc options[] = {
+	{ "kind", 'k', "KIND", "overhead (default), reap or cohort" },
+	{ "rates", 'r', "LIST", "overhead: exit rates per second, max = flat out "
+	  "(default 500,1000,2000,4000,max)" },
+	{ "tgid", OPT_TGID, "LIST", "overhead: on (thread exits), off (process "
+	  "exits) (default on,off)" },
+	{ "listener", 'l', "LIST", "none, batch (exitmon), wakeup (exitmon "
+	  "--wakeup) (default none,batch)" },
+	{ "delayacct", 'd', "MODE", "kernel.task_delayacct: keep (default), on, "
+	  "off or both; always restored" },
+	{ "runs", 'n', "N", "runs per cell, at least 2 (default 10)" },
+	{ "count", 'c', "N", "exits per run (overhead, default 5000) or fork+reap "
+	  "cycles (reap, default 1000)" },
+	{ "seed", OPT_SEED, "N", "seed of the shuffled run order (default: from "
+	  "the clock; printed)" },
+	{ "workers", OPT_WORKERS, "W", "overhead: exitgen spawner threads "
+	  "(default 1)" },
+	{ "batch", OPT_BATCH, "B", "overhead: exitgen pre-creates B tasks per "
+	  "spawner (the 2006 method; default off)" },
+	{ "background", OPT_BACKGROUND, "LIST", "reap: live background children "
+	  "(default 0,1000,2000,4000)" },
+	{ "mmap", OPT_MMAP, "LIST", "reap: shared mmap sizes, none or e.g. 100M "
+	  "(default none,100M)" },
+	{ "kill-batch", OPT_KILL_BATCH, "N", "reap: children killed and reaped "
+	  "per batch (default 200)" },
+	{ "cohort", OPT_COHORT, "N", "cohort: identical workers started together "
+	  "(default 6)" },
+	{ "work", 'w', "LIST", "cohort: worker loads cpu:USEC, touch:BYTES, "
+	  "write:BYTES[:PATH] (default cpu:300000)" },
+	{ "quick", 'q', NULL, "a short sweep (about a minute on 2 CPUs)" },
+	{ "csv", OPT_CSV, "FILE", "write one row per run and per cell to FILE" },
+	{ "json", OPT_JSON, "FILE", "write all results to FILE (for compare)" },
+	{ "plot", OPT_PLOT, "FILE.svg", "plot overhead and loss against exit rate "
+	  "(gnuplot)" },
+	{ "exitmon", OPT_EXITMON, "PATH", "the collector (default: next to "
+	  "exitsweep, else PATH)" },
+	{ "exitgen", OPT_EXITGEN, "PATH", "the generator (default: next to "
+	  "exitsweep, else PATH)" },
+	{ "run-timeout", OPT_RUN_TIMEOUT, "SECONDS", "give up on a run after "
+	  "SECONDS (default: from its expected length)" },
+	{ "quiet", OPT_QUIET, NULL, "no progress on standard error" },
+	{ "help", 'h', NULL, "show this help and exit" },
+	{ "version", 'V', NULL, "show the version and exit" },
+};
+#define N_OPTIONS (sizeof(options) / sizeof(options[0]))
+
+#define USAGE \
+	"Usage: exitsweep [OPTION]...\n" \
+	"       exitsweep compare RESULT.json...\n" \
+	"Measure what taskstats costs exiting tasks -- tgid accounting on vs off,\n" \
+	"a listener vs none, delay accounting on vs off -- across exit rates,\n" \
+	"driving exitmon and exitgen; or compare result files of several machines."
+
+/* Raw option values; lists are parsed once the kind is known. */
+struct raw_opts {
+	const char *kind, *rates, *tgid, *listener, *delayacct, *runs, *count,
+		   *seed, *background, *mmap, *kill_batch, *cohort, *work,
+		   *workers, *batch;
+};
+
+static _Noreturn void usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static _Noreturn void usage_error(const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	die(EXIT_USAGE, "%s; see '%s --help'", msg, progname);
+}
+
+static void list_or_die(int r, const char *opt, const char *arg, const char *what)
+{
+	if (r == -EEXIST)
+		usage_error("--%s '%s' names a value twice", opt, arg);
+	if (r == -E2BIG)
+		usage_error("--%s '%s' has more than %d values", opt, arg,
+			    SWEEP_MAX_VALUES);
+	if (r < 0)
+		usage_error("bad value for --%s: '%s' (%s)", opt, arg, what);
+}
+
+static uint64_t number_or_die(const char *opt, const char *arg, uint64_t min,
+			      uint64_t max)
+{
+	uint64_t v;
+
+	if (parse_u64(arg, min, max, &v) < 0)
+		usage_error("bad value for --%s: '%s' (a number from %llu to %llu)",
+			    opt, arg, (unsigned long long)min, (unsigned long long)max);
+	return v;
+}
+
+static void only_for(const char *opt, const char *val, enum sweep_kind need,
+		     enum sweep_kind kind)
+{
+	if (val && kind != need)
+		usage_error("--%s applies to --kind %s only", opt, sweep_kind_name(need));
+}
+
+static void set_path(const char **dst, const char *arg)
+{
+	*dst = arg;
+}
+
+static void parse_args(int argc, char **argv, struct sweep_config *cfg,
+		       struct raw_opts *o)
+{
+	struct option lo[N_OPTIONS + 1];
+	char shortopts[3 * N_OPTIONS + 2];
+	int key;
+
+	opts_build(options, N_OPTIONS, lo, shortopts);
+	opterr = 0;
+	while ((key = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
+		switch (key) {
+		case '?': usage_error("unknown option '%s'", argv[optind - 1]);
+		case ':': usage_error("option '%s' needs a value", argv[optind - 1]);
+		case 'k': o->kind = optarg; break;
+		case 'r': o->rates = optarg; break;
+		case OPT_TGID: o->tgid = optarg; break;
+		case 'l': o->listener = optarg; break;
+		case 'd': o->delayacct = optarg; break;
+		case 'n': o->runs = optarg; break;
+		case 'c': o->count = optarg; break;
+		case OPT_SEED: o->seed = optarg; break;
+		case OPT_WORKERS: o->workers = optarg; break;
+		case OPT_BATCH: o->batch = optarg; break;
+		case OPT_BACKGROUND: o->background = optarg; break;
+		case OPT_MMAP: o->mmap = optarg; break;
+		case OPT_KILL_BATCH: o->kill_batch = optarg; break;
+		case OPT_COHORT: o->cohort = optarg; break;
+		case 'w': o->work = optarg; break;
+		case 'q': cfg->quick = true; break;
+		case OPT_CSV: set_path(&cfg->csv, optarg); break;
+		case OPT_JSON: set_path(&cfg->json, optarg); break;
+		case OPT_PLOT: set_path(&cfg->plot, optarg); break;
+		case OPT_EXITMON: set_path(&cfg->exitmon, optarg); break;
+		case OPT_EXITGEN: set_path(&cfg->exitgen, optarg); break;
+		case OPT_RUN_TIMEOUT:
+			if (parse_double(optarg, 0.1, 1e7, &cfg->run_timeout) < 0)
+				usage_error("bad value for --run-timeout: '%s' "
+					    "(seconds, 0.1 or more)", optarg);
+			break;
+		case OPT_QUIET: cfg->quiet = true; break;
+		case 'h':
+			opts_help(stdout, USAGE, options, N_OPTIONS);
+			exit(0);
+		case 'V':
+			printf("exitsweep %s\n", EXITMON_VERSION);
+			exit(0);
+		default: break;
+		}
+	}
+	if (optind < argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
+}
+
+/* Defaults, then --quick's, then what the user gave. */
+static void configure(struct sweep_config *cfg, const struct raw_opts *o)
+{
+	bool q = cfg->quick;
+	const char *s;
+
+	if (o->kind && sweep_kind_from_name(o->kind, &cfg->kind) < 0)
+		usage_error("unknown kind '%s' (use overhead, reap or cohort)", o->kind);
+	only_for("rates", o->rates, KIND_OVERHEAD, cfg->kind);
+	only_for("tgid", o->tgid, KIND_OVERHEAD, cfg->kind);
+	only_for("workers", o->workers, KIND_OVERHEAD, cfg->kind);
+	only_for("batch", o->batch, KIND_OVERHEAD, cfg->kind);
+	only_for("background", o->background, KIND_REAP, cfg->kind);
+	only_for("mmap", o->mmap, KIND_REAP, cfg->kind);
+	only_for("kill-batch", o->kill_batch, KIND_REAP, cfg->kind);
+	only_for("cohort", o->cohort, KIND_COHORT, cfg->kind);
+	only_for("work", o->work, KIND_COHORT, cfg->kind);
+
+	for (int d = 0; d < DIM_COUNT; d++)
+		sweep_plan_single(&cfg->dim[d], 0, "-");
+	sweep_plan_single(&cfg->dim[DIM_TGID], 1, "on");
+
+	switch (cfg->kind) {
+	case KIND_OVERHEAD:
+		s = o->rates ? o->rates : q ? "1000,4000,max" : "500,1000,2000,4000,max";
+		list_or_die(sweep_plan_parse_rates(s, &cfg->dim[DIM_RATE]), "rates", s,
+			    "a list such as 500,1000,max");
+		s = o->tgid ? o->tgid : "on,off";
+		list_or_die(sweep_plan_parse_onoff(s, &cfg->dim[DIM_TGID]), "tgid", s,
+			    "on, off or on,off");
+		cfg->count = number_or_die("count", o->count ? o->count : q ? "2000" : "5000",
+					   1, 100000000);
+		cfg->workers = (uint32_t)number_or_die("workers", o->workers ?
+						       o->workers : "1", 1, 1024);
+		if (o->batch)
+			cfg->batch = (uint32_t)number_or_die("batch", o->batch, 1,
+							     1000000);
+		break;
+	case KIND_REAP:
+		s = o->background ? o->background : q ? "0,1000" : "0,1000,2000,4000";
+		list_or_die(sweep_plan_parse_counts(s, &cfg->dim[DIM_BACKGROUND]),
+			    "background", s, "a list of child counts such as 0,2000");
+		s = o->mmap ? o->mmap : "none,100M";
+		list_or_die(sweep_plan_parse_sizes(s, &cfg->dim[DIM_MMAP]), "mmap", s,
+			    "a list of sizes such as none,100M");
+		cfg->count = number_or_die("count", o->count ? o->count : q ? "300" : "1000",
+					   1, 100000000);
+		cfg->kill_batch = (uint32_t)number_or_die("kill-batch",
+			o->kill_batch ? o->kill_batch : q ? "100" : "200", 1, 1000000);
+		break;
+	case KIND_COHORT:
+		s = o->work ? o->work : q ? "cpu:200000" : "cpu:300000";
+		list_or_die(sweep_plan_parse_work(s, &cfg->dim[DIM_WORK]), "work", s,
+			    "cpu:USEC, touch:BYTES or write:BYTES[:PATH], comma separated");
+		cfg->cohort = (uint32_t)number_or_die("cohort", o->cohort ? o->cohort : "6",
+						      1, 100000);
+		cfg->count = cfg->cohort;
+		break;
+	default:
+		break;
+	}
+	s = o->listener ? o->listener : cfg->kind == KIND_OVERHEAD ? "none,batch" :
+	    cfg->kind == KIND_COHORT ? "batch" : "none";
+	list_or_die(sweep_plan_parse_listeners(s, &cfg->dim[DIM_LISTENER]), "listener", s,
+		    "none, batch, wakeup, comma separated");
+	if (cfg->kind == KIND_COHORT)
+		for (size_t i = 0; i < cfg->dim[DIM_LISTENER].n; i++)
+			if (cfg->dim[DIM_LISTENER].val[i] == LISTEN_NONE)
+				usage_error("--kind cohort needs a listener (its delays "
+					    "come from exitmon's records): use batch or wakeup");
+	s = o->delayacct ? o->delayacct : "keep";
+	list_or_die(sweep_plan_parse_dacct(s, &cfg->dim[DIM_DACCT]), "delayacct", s,
+		    "keep, on, off or both");
+	cfg->runs = (unsigned)number_or_die("runs", o->runs ? o->runs : q ? "3" : "10",
+					    2, 100000);
+	if (o->seed)
+		cfg->seed = number_or_die("seed", o->seed, 0, UINT64_MAX);
+	else
+		cfg->seed = ((uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid()) % 1000000;
+}
+
+static void record_command(struct sweep_config *cfg, int argc, char **argv)
+{
+	size_t used = 0;
+
+	cfg->command[0] = '\0';
+	for (int i = 0; i < argc && used < sizeof(cfg->command); i++) {
+		int w = snprintf(cfg->command + used, sizeof(cfg->command) - used,
+				 "%s%s", i ? " " : "", argv[i]);
+
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+}
+
+static bool needs_listener(const struct sweep_config *cfg)
+{
+	for (size_t i = 0; i < cfg->dim[DIM_LISTENER].n; i++)
+		if (cfg->dim[DIM_LISTENER].val[i] != LISTEN_NONE)
+			return true;
+	return false;
+}
+
+static bool changes_dacct(const struct sweep_config *cfg)
+{
+	for (size_t i = 0; i < cfg->dim[DIM_DACCT].n; i++)
+		if (cfg->dim[DIM_DACCT].val[i] != DACCT_KEEP)
+			return true;
+	return false;
+}
+
+static char exitmon_buf[PATH_MAX], exitgen_buf[PATH_MAX];
+
+static void locate(const char **path, const char *name, char *buf, size_t len,
+		   const char *opt)
+{
+	if (*path) {
+		if (access(*path, X_OK) < 0)
+			die(EXIT_USAGE, "--%s %s: %s", opt, *path, strerror(errno));
+		return;
+	}
+	if (sweep_proc_locate(name, buf, len) < 0)
+		die(EXIT_RUNTIME, "cannot find %s next to exitsweep or in PATH; "
+		    "build it (make %s) or give --%s PATH", name, name, opt);
+	*path = buf;
+}
+
+/* An output file must be creatable before an hour of measuring. */
+static void check_output(const char *opt, const char *path)
+{
+	char dir[PATH_MAX];
+	char *slash;
+
+	if (!path)
+		return;
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (access(dir, W_OK | X_OK) < 0)
+		die(EXIT_OUTPUT, "--%s %s: cannot write in %s: %s", opt, path, dir,
+		    strerror(errno));
+}
+
+/* --- scratch directory --- */
+
+static char tmpdir[PATH_MAX];
+
+static void remove_tmpdir(void)
+{
+	DIR *d;
+	struct dirent *e;
+
+	if (!tmpdir[0])
+		return;
+	d = opendir(tmpdir);
+	if (d) {
+		while ((e = readdir(d))) {
+			char p[PATH_MAX + 256];
+
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			snprintf(p, sizeof(p), "%s/%s", tmpdir, e->d_name);
+			unlink(p);
+		}
+		closedir(d);
+	}
+	rmdir(tmpdir);
+	tmpdir[0] = '\0';
+}
+
+static void make_tmpdir(void)
+{
+	const char *base = getenv("TMPDIR");
+
+	snprintf(tmpdir, sizeof(tmpdir), "%s/exitsweep.XXXXXX",
+		 base && *base ? base : "/tmp");
+	if (!mkdtemp(tmpdir)) {
+		int e = errno;
+
+		tmpdir[0] = '\0';
+		die(EXIT_RUNTIME, "cannot make a scratch directory: %s", strerror(e));
+	}
+	atexit(remove_tmpdir);
+}
+
+/* --- progress --- */
+
+struct progress {
+	double start;
+	double *cell_time;	/* seconds spent per cell */
+	unsigned *cell_runs;
+	double paced_extra;	/* mean run time beyond count/rate */
+	unsigned paced_n;
+	bool tty;
+};
+
+static double guess(const struct sweep_config *cfg, const struct sweep_plan *plan,
+		    const struct progress *p, size_t cell, bool *known)
+{
+	double all = 0;
+	unsigned n = 0;
+
+	if (p->cell_runs[cell])
+		return p->cell_time[cell] / p->cell_runs[cell];
+	if (cfg->kind == KIND_OVERHEAD) {
+		int64_t rate = cell_val(cfg, &plan->cells[cell], DIM_RATE);
+		double extra = p->paced_n ? p->paced_extra / p->paced_n : 0.3;
+
+		if (rate)
+			return (double)cfg->count / (double)rate + extra;
+	}
+	for (size_t c = 0; c < plan->n_cells; c++) {
+		all += p->cell_time[c];
+		n += p->cell_runs[c];
+	}
+	if (!n)
+		*known = false;
+	return n ? all / n : 0;
+}
+
+static void clock_text(char *buf, size_t len, double s)
+{
+	long t = lround(s);
+
+	if (t >= 3600)
+		snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+	else
+		snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
+}
+
+static void progress_show(const struct sweep_config *cfg,
+			  const struct sweep_plan *plan, const struct progress *p,
+			  size_t i)
+{
+	char key[256], el[32], left[32];
+	double rest = 0;
+	bool known = true;
+
+	if (cfg->quiet)
+		return;
+	for (size_t j = i; j < plan->n_runs; j++)
+		rest += guess(cfg, plan, p, plan->runs[j].cell, &known);
+	sweep_analyze_cell_key(cfg, &plan->cells[plan->runs[i].cell], DIM_COUNT, key,
+			 sizeof(key));
+	clock_text(el, sizeof(el), sweep_proc_now() - p->start);
+	clock_text(left, sizeof(left), rest);
+	fprintf(stderr, "%s%s: run %zu of %zu (%s): %s elapsed, %s%s left%s",
+		p->tty ? "\r\033[K" : "", progname, i + 1, plan->n_runs, key, el,
+		known ? "about " : "", known ? left : "?", p->tty ? "" : "\n");
+	fflush(stderr);
+}
+
+static void progress_note(const struct sweep_config *cfg,
+			  const struct sweep_plan *plan, struct progress *p,
+			  size_t cell, double took)
+{
+	p->cell_time[cell] += took;
+	p->cell_runs[cell]++;
+	if (cfg->kind == KIND_OVERHEAD) {
+		int64_t rate = cell_val(cfg, &plan->cells[cell], DIM_RATE);
+
+		if (rate) {
+			p->paced_extra += took - (double)cfg->count / (double)rate;
+			p->paced_n++;
+		}
+	}
+}
+
+/* --- the sweep --- */
+
+static void restore_or_warn(bool *failed)
+{
+	int r = sweep_dacct_restore();
+
+	if (r < 0) {
+		warnmsg("could not restore %s to %d: %s; set it by hand "
+			"(sysctl kernel.task_delayacct=%d)", sweep_dacct_path(),
+			sweep_dacct_original(), strerror(-r), sweep_dacct_original());
+		*failed = true;
+	}
+}
+
+static int write_outputs(const struct sweep_config *cfg,
+			 const struct sweep_plan *plan,
+			 const struct sweep_machine *m, double wall, bool partial)
+{
+	struct analysis a;
+	char err[1024];
+	int status = 0, r;
+
+	if (sweep_analyze(cfg, plan, &a) < 0)
+		die(EXIT_RUNTIME, "out of memory");
+	sweep_report_print(stdout, cfg, plan, &a, m, wall, partial);
+	if (cfg->csv && (r = sweep_csv_write(cfg->csv, cfg, plan, &a, m)) < 0) {
+		warnmsg("cannot write %s: %s", cfg->csv, strerror(-r));
+		status = EXIT_OUTPUT;
+	}
+	if (cfg->json && (r = sweep_json_write(cfg->json, cfg, plan, &a, m)) < 0) {
+		warnmsg("cannot write %s: %s", cfg->json, strerror(-r));
+		status = EXIT_OUTPUT;
+	}
+	if (cfg->plot && sweep_plot_write(cfg->plot, cfg, plan, &a, tmpdir, err,
+				    sizeof(err)) < 0) {
+		warnmsg("%s", err);
+		status = EXIT_OUTPUT;
+	}
+	sweep_analysis_free(&a);
+	return status;
+}
+
+static int sweep(struct sweep_config *cfg, struct sweep_machine *m)
+{
+	struct sweep_plan plan;
+	struct run_env env = { cfg, tmpdir, m, 30.0 };
+	struct progress p = { 0 };
+	char err[1024], key[256];
+	size_t done = 0, failed_at = SIZE_MAX;
+	bool restore_failed = false;
+	int status = 0, r = 0;
+
+	if (sweep_plan_build(cfg, &plan) < 0)
+		die(EXIT_RUNTIME, "out of memory");
+	p.cell_time = calloc(plan.n_cells, sizeof(*p.cell_time));
+	p.cell_runs = calloc(plan.n_cells, sizeof(*p.cell_runs));
+	if (!p.cell_time || !p.cell_runs)
+		die(EXIT_RUNTIME, "out of memory");
+	p.tty = isatty(2);
+	p.start = sweep_proc_now();
+	if (!cfg->quiet)
+		fprintf(stderr, "%s: %zu cells x %u runs = %zu runs, seed %llu\n",
+			progname, plan.n_cells, cfg->runs, plan.n_runs,
+			(unsigned long long)cfg->seed);
+	for (size_t i = 0; i < plan.n_runs && !sweep_interrupted; i++) {
+		struct sweep_run *run = &plan.runs[i];
+		double t0 = sweep_proc_now();
+
+		snprintf(run->tag, sizeof(run->tag), "xs%05ur%u",
+			 (unsigned)(getpid() % 100000), (unsigned)(i % 10000000));
+		progress_show(cfg, &plan, &p, i);
+		r = sweep_run_one(&env, &plan.cells[run->cell], run, err, sizeof(err));
+		if (r < 0) {
+			failed_at = i;
+			break;
+		}
+		done++;
+		progress_note(cfg, &plan, &p, run->cell, sweep_proc_now() - t0);
+	}
+	restore_or_warn(&restore_failed);
+	if (!cfg->quiet && p.tty)
+		fputc('\n', stderr);
+	if (sweep_interrupted) {
+		warnmsg("interrupted by signal %d after %zu of %zu runs%s",
+			sweep_interrupted, done, plan.n_runs,
+			sweep_dacct_saved() && changes_dacct(cfg) ?
+			"; kernel.task_delayacct restored" : "");
+	} else if (failed_at != SIZE_MAX) {
+		sweep_analyze_cell_key(cfg, &plan.cells[plan.runs[failed_at].cell],
+				 DIM_COUNT, key, sizeof(key));
+		warnmsg("run %zu of %zu (%s): %s", failed_at + 1, plan.n_runs, key, err);
+		status = EXIT_RUNTIME;
+	} else if (!cfg->quiet) {
+		fprintf(stderr, "%s: %zu runs in %.0f s%s\n", progname, done,
+			sweep_proc_now() - p.start, changes_dacct(cfg) ?
+			"; kernel.task_delayacct restored" : "");
+	}
+	if (done) {
+		r = write_outputs(cfg, &plan, m, sweep_proc_now() - p.start,
+				  done < plan.n_runs);
+		if (!status)
+			status = r;
+	}
+	free(p.cell_time);
+	free(p.cell_runs);
+	sweep_plan_free(&plan);
+	if (restore_failed && !status)
+		status = EXIT_RUNTIME;
+	return status;
+}
+
+static int compare_cmd(int argc, char **argv)
+{
+	char err[1024];
+
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("Usage: exitsweep compare RESULT.json...\n"
+		       "Put result files of several machines or kernels (written "
+		       "by exitsweep --json)\nside by side: one column per file.\n");
+		return 0;
+	}
+	for (int i = 1; i < argc; i++)
+		if (argv[i][0] == '-' && argv[i][1])
+			usage_error("compare: unknown option '%s'", argv[i]);
+	if (argc < 2)
+		usage_error("%s", "compare needs result files (written by --json)");
+	if (sweep_compare_files(stdout, (const char *const *)argv + 1, (size_t)argc - 1,
+			  err, sizeof(err)) < 0)
+		die(EXIT_RUNTIME, "%s", err);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct sweep_config cfg = { .kind = KIND_OVERHEAD };
+	struct raw_opts raw = { 0 };
+	struct sweep_machine machine;
+	struct run_env env = { &cfg, NULL, &machine, 30.0 };
+	char gp[PATH_MAX], err[1024];
+	int r, status;
+
+	log_init(argv[0]);
+	if (argc > 1 && !strcmp(argv[1], "compare"))
+		return compare_cmd(argc - 1, argv + 1);
+	parse_args(argc, argv, &cfg, &raw);
+	configure(&cfg, &raw);
+	record_command(&cfg, argc, argv);
+
+	locate(&cfg.exitgen, "exitgen", exitgen_buf, sizeof(exitgen_buf), "exitgen");
+	if (needs_listener(&cfg))
+		locate(&cfg.exitmon, "exitmon", exitmon_buf, sizeof(exitmon_buf), "exitmon");
+	else if (!cfg.exitmon && sweep_proc_locate("exitmon", exitmon_buf, sizeof(exitmon_buf)) == 0)
+		cfg.exitmon = exitmon_buf;
+	check_output("csv", cfg.csv);
+	check_output("json", cfg.json);
+	check_output("plot", cfg.plot);
+	if (cfg.plot && sweep_plot_find_gnuplot(gp, sizeof(gp)) < 0)
+		die(EXIT_RUNTIME, "%s", PLOT_MISSING_MSG);
+	if (changes_dacct(&cfg) && (r = sweep_dacct_check_writable()) < 0)
+		die(EXIT_RUNTIME, "--delayacct %s needs to write %s (%s); run as "
+		    "root or use --delayacct keep", raw.delayacct, sweep_dacct_path(),
+		    strerror(-r));
+	if (cfg.kind == KIND_COHORT && !changes_dacct(&cfg)) {
+		int v;
+
+		if (sweep_dacct_read(&v) == 0 && v == 0)
+			warnmsg("kernel.task_delayacct is 0: block-I/O delays will "
+				"read 0 (use --delayacct on to see them)");
+	}
+
+	sweep_machine_collect(&machine);
+	sweep_machine_prog_version(cfg.exitgen, machine.exitgen_version,
+			     sizeof(machine.exitgen_version));
+	if (cfg.exitmon)
+		sweep_machine_prog_version(cfg.exitmon, machine.exitmon_version,
+				     sizeof(machine.exitmon_version));
+	make_tmpdir();
+	sweep_sig_install();
+	if (sweep_dacct_save() < 0 && changes_dacct(&cfg))
+		die(EXIT_RUNTIME, "cannot read %s", sweep_dacct_path());
+
+	/* Prove the collector works before a long sweep; learn the taskstats
+	 * version on the way (optional when no run needs a listener). */
+	env.tmpdir = tmpdir;
+	if (cfg.exitmon) {
+		r = sweep_run_probe(&env, err, sizeof(err));
+		if (r == -EINTR) {
+			remove_tmpdir();
+			sweep_sig_reraise();
+		}
+		if (r < 0 && needs_listener(&cfg))
+			die(EXIT_RUNTIME, "exitmon cannot listen: %s (listener runs need "
+			    "root, CAP_NET_ADMIN; or use --listener none)", err);
+	}
+
+	status = sweep(&cfg, &machine);
+	if (sweep_interrupted) {
+		remove_tmpdir();
+		sweep_sig_reraise();
+	}
+	return status;
+}

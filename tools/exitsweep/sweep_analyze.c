@@ -1,0 +1,251 @@
+/* Per-cell statistics and comparisons. */
+#include "sweep_analyze.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep_plan.h"
+
+size_t sweep_cell_values(const struct sweep_plan *plan, size_t c,
+		   enum sweep_metric m, double **out)
+{
+	size_t n = 0;
+	double *v;
+
+	*out = NULL;
+	v = malloc((plan->n_runs ? plan->n_runs : 1) * sizeof(*v));
+	if (!v)
+		return 0;
+	for (size_t i = 0; i < plan->n_runs; i++) {
+		const struct sweep_run *r = &plan->runs[i];
+
+		if (r->cell == c && r->done && !isnan(r->v[m]))
+			v[n++] = r->v[m];
+	}
+	if (n == 0) {
+		free(v);
+		return 0;
+	}
+	*out = v;
+	return n;
+}
+
+static void metric_stats(const double *x, size_t n, struct metric_stats *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->mean = s->sd = s->max = NAN;
+	s->n = n;
+	if (n == 0)
+		return;
+	s->mean = stats_mean(x, n);
+	s->sd = stats_sd(x, n);		/* NAN for n == 1 */
+	s->max = x[0];
+	for (size_t i = 0; i < n; i++) {
+		s->sum += x[i];
+		s->max = fmax(s->max, x[i]);
+	}
+	s->has_ci = stats_ci95_mean(x, n, &s->ci) == 0;
+}
+
+size_t sweep_analyze_compared_metrics(enum sweep_kind k, enum sweep_metric *out,
+				size_t max)
+{
+	static const enum sweep_metric overhead[] = { M_USER, M_SYS, M_ELAPSED };
+	static const enum sweep_metric reap[] = { M_FORK_REAP_P50, M_KILL_REAP,
+						  M_KILL_BG };
+	static const enum sweep_metric cohort[] = { M_SPREAD, M_LAST, M_SYS };
+	const enum sweep_metric *t = k == KIND_REAP ? reap :
+				     k == KIND_COHORT ? cohort : overhead;
+	size_t n = 3;
+
+	for (size_t i = 0; i < n && i < max; i++)
+		out[i] = t[i];
+	return n < max ? n : max;
+}
+
+bool sweep_analyze_dim_varies(const struct sweep_config *cfg, enum sweep_dim d)
+{
+	return sweep_kind_has_dim(cfg->kind, d) && cfg->dim[d].n > 1;
+}
+
+static int find_val(const struct sweep_dimvals *dv, int64_t v)
+{
+	for (size_t i = 0; i < dv->n; i++)
+		if (dv->val[i] == v)
+			return (int)i;
+	return -1;
+}
+
+static void add_cmp(struct analysis *a, enum sweep_dim d, int ia, int ib,
+		    const char *section, const char *title)
+{
+	struct comparison *c = &a->cmp[a->n_cmp++];
+
+	c->dim = d;
+	c->a = ia;
+	c->b = ib;
+	snprintf(c->section, sizeof(c->section), "%s", section);
+	snprintf(c->title, sizeof(c->title), "%s", title);
+}
+
+static void plan_comparisons(const struct sweep_config *cfg, struct analysis *a)
+{
+	const struct sweep_dimvals *dv;
+	char sec[64], title[128];
+	int on, off, none;
+
+	if (sweep_kind_has_dim(cfg->kind, DIM_TGID)) {
+		dv = &cfg->dim[DIM_TGID];
+		on = find_val(dv, 1);
+		off = find_val(dv, 0);
+		if (on >= 0 && off >= 0)
+			add_cmp(a, DIM_TGID, on, off, "tgid",
+				"%ovhd of tgid on over off, thread vs process exits");
+	}
+	dv = &cfg->dim[DIM_LISTENER];
+	none = find_val(dv, LISTEN_NONE);
+	for (size_t i = 0; none >= 0 && i < dv->n; i++) {
+		if ((int)i == none)
+			continue;
+		snprintf(sec, sizeof(sec), "listener:%s", dv->label[i]);
+		snprintf(title, sizeof(title), "%%ovhd of listener %s over no listener",
+			 dv->label[i]);
+		add_cmp(a, DIM_LISTENER, (int)i, none, sec, title);
+	}
+	dv = &cfg->dim[DIM_DACCT];
+	on = find_val(dv, DACCT_ON);
+	off = find_val(dv, DACCT_OFF);
+	if (on >= 0 && off >= 0)
+		add_cmp(a, DIM_DACCT, on, off, "delayacct",
+			"%ovhd of delay accounting on over off");
+	if (sweep_kind_has_dim(cfg->kind, DIM_MMAP)) {
+		dv = &cfg->dim[DIM_MMAP];
+		none = find_val(dv, 0);
+		for (size_t i = 0; none >= 0 && i < dv->n; i++) {
+			if ((int)i == none)
+				continue;
+			snprintf(sec, sizeof(sec), "mmap:%s", dv->label[i]);
+			snprintf(title, sizeof(title),
+				 "%%ovhd of a %s shared mmap over none", dv->label[i]);
+			add_cmp(a, DIM_MMAP, (int)i, none, sec, title);
+		}
+	}
+}
+
+/* Report order: the other varying dimensions (in enum order) group the
+ * rows; the kind's row dimension runs fastest. */
+static const struct sweep_config *sort_cfg;
+static const struct sweep_plan *sort_plan;
+
+static int cmp_cells(const void *pa, const void *pb)
+{
+	const struct sweep_cell *a = &sort_plan->cells[*(const size_t *)pa];
+	const struct sweep_cell *b = &sort_plan->cells[*(const size_t *)pb];
+	enum sweep_dim row = sweep_kind_row_dim(sort_cfg->kind);
+
+	for (int d = 0; d < DIM_COUNT; d++) {
+		if (d == (int)row)
+			continue;
+		if (a->v[d] != b->v[d])
+			return a->v[d] - b->v[d];
+	}
+	return a->v[row] - b->v[row];
+}
+
+int sweep_analyze(const struct sweep_config *cfg, const struct sweep_plan *plan,
+	    struct analysis *a)
+{
+	enum sweep_metric mets[8];
+	size_t nm = sweep_analyze_compared_metrics(cfg->kind, mets, 8), cap;
+
+	memset(a, 0, sizeof(*a));
+	a->cells = calloc(plan->n_cells, sizeof(*a->cells));
+	a->order = calloc(plan->n_cells, sizeof(*a->order));
+	if (!a->cells || !a->order)
+		goto nomem;
+	for (size_t c = 0; c < plan->n_cells; c++) {
+		a->order[c] = c;
+		for (size_t i = 0; i < plan->n_runs; i++)
+			a->cells[c].runs += plan->runs[i].cell == c && plan->runs[i].done;
+		for (int m = 0; m < M_COUNT; m++) {
+			double *x;
+			size_t n = sweep_cell_values(plan, c, (enum sweep_metric)m, &x);
+
+			metric_stats(x, n, &a->cells[c].m[m]);
+			free(x);
+		}
+	}
+	sort_cfg = cfg;
+	sort_plan = plan;
+	qsort(a->order, plan->n_cells, sizeof(*a->order), cmp_cells);
+
+	plan_comparisons(cfg, a);
+	cap = a->n_cmp * plan->n_cells * nm;
+	a->figs = calloc(cap ? cap : 1, sizeof(*a->figs));
+	if (!a->figs)
+		goto nomem;
+	for (size_t k = 0; k < a->n_cmp; k++) {
+		const struct comparison *cmp = &a->cmp[k];
+
+		for (size_t oi = 0; oi < plan->n_cells; oi++) {
+			size_t ca = a->order[oi];
+			long cb;
+
+			if (plan->cells[ca].v[cmp->dim] != cmp->a)
+				continue;
+			cb = sweep_plan_find_cell(plan, &plan->cells[ca], cmp->dim, cmp->b);
+			if (cb < 0)
+				continue;
+			for (size_t j = 0; j < nm; j++) {
+				struct figure *f = &a->figs[a->n_figs++];
+				double *xa, *xb;
+				size_t na = sweep_cell_values(plan, ca, mets[j], &xa);
+				size_t nb = sweep_cell_values(plan, (size_t)cb, mets[j], &xb);
+
+				f->comparison = k;
+				f->cell_a = ca;
+				f->cell_b = (size_t)cb;
+				f->metric = mets[j];
+				f->ok = stats_overhead_pct(xa, na, xb, nb, &f->ci) == 0;
+				f->significant = f->ok && stats_significant(&f->ci);
+				free(xa);
+				free(xb);
+			}
+		}
+	}
+	return 0;
+nomem:
+	sweep_analysis_free(a);
+	return -ENOMEM;
+}
+
+void sweep_analysis_free(struct analysis *a)
+{
+	free(a->cells);
+	free(a->figs);
+	free(a->order);
+	memset(a, 0, sizeof(*a));
+}
+
+void sweep_analyze_cell_key(const struct sweep_config *cfg, const struct sweep_cell *c,
+		      enum sweep_dim skip, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int d = 0; d < DIM_COUNT && used < len; d++) {
+		int w;
+
+		if (d == (int)skip || !sweep_kind_has_dim(cfg->kind, (enum sweep_dim)d))
+			continue;
+		w = snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "",
+			     sweep_dim_name((enum sweep_dim)d),
+			     cell_label(cfg, c, (enum sweep_dim)d));
+		if (w < 0)
+			return;
+		used += (size_t)w;
+	}
+}

@@ -1,0 +1,271 @@
+/* Side-by-side comparison of result files. */
+#include "sweep_compare.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep_json.h"
+#include "sweep_report.h"
+#include "sweep_table.h"
+
+#define MAX_FILES 26
+
+struct row {
+	char *section, *title, *key, *label, *unit;
+	char *cell[MAX_FILES];
+};
+
+struct rows {
+	struct row *r;
+	size_t n, cap;
+};
+
+static const char *sget(struct json_object *o, const char *k)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_string))
+		return "";
+	return json_object_get_string(v);
+}
+
+static double dget(struct json_object *o, const char *k)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, k, &v) ||
+	    !(json_object_is_type(v, json_type_double) ||
+	      json_object_is_type(v, json_type_int)))
+		return NAN;
+	return json_object_get_double(v);
+}
+
+/* -1 null/absent, 0 false, 1 true */
+static int bget(struct json_object *o, const char *k)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, k, &v) || !json_object_is_type(v, json_type_boolean))
+		return -1;
+	return json_object_get_boolean(v);
+}
+
+static struct row *find_or_add(struct rows *rs, const char *section,
+			       const char *title, const char *key,
+			       const char *label, const char *unit)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		if (!strcmp(rs->r[i].section, section) && !strcmp(rs->r[i].key, key) &&
+		    !strcmp(rs->r[i].label, label))
+			return &rs->r[i];
+	if (rs->n == rs->cap) {
+		size_t cap = rs->cap ? rs->cap * 2 : 64;
+		struct row *r = realloc(rs->r, cap * sizeof(*r));
+
+		if (!r)
+			return NULL;
+		rs->r = r;
+		rs->cap = cap;
+	}
+	memset(&rs->r[rs->n], 0, sizeof(rs->r[rs->n]));
+	rs->r[rs->n].section = strdup(section);
+	rs->r[rs->n].title = strdup(title);
+	rs->r[rs->n].key = strdup(key);
+	rs->r[rs->n].label = strdup(label);
+	rs->r[rs->n].unit = strdup(unit);
+	return &rs->r[rs->n++];
+}
+
+static void rows_free(struct rows *rs)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		free(rs->r[i].section);
+		free(rs->r[i].title);
+		free(rs->r[i].key);
+		free(rs->r[i].label);
+		free(rs->r[i].unit);
+		for (size_t j = 0; j < MAX_FILES; j++)
+			free(rs->r[i].cell[j]);
+	}
+	free(rs->r);
+}
+
+static char *format_value(struct json_object *it)
+{
+	double v = dget(it, "value"), lo = dget(it, "lo"), hi = dget(it, "hi");
+	const char *unit = sget(it, "unit");
+	int sig = bget(it, "significant");
+	char buf[96], a[32], b[32];
+
+	if (!strcmp(unit, "%"))
+		sweep_fmt_pct_ci(buf, sizeof(buf), v, (hi - lo) / 2, !isnan(v) && !isnan(lo),
+			   sig == 1);
+	else if (isnan(v))
+		snprintf(buf, sizeof(buf), "-");
+	else if (!isnan(lo) && !isnan(hi))
+		snprintf(buf, sizeof(buf), "%s ±%s", sweep_fmt_sig(a, sizeof(a), v, 4),
+			 sweep_fmt_sig(b, sizeof(b), (hi - lo) / 2, 2));
+	else if (v == floor(v))
+		snprintf(buf, sizeof(buf), "%.0f", v);
+	else
+		sweep_fmt_sig(buf, sizeof(buf), v, 4);
+	return strdup(buf);
+}
+
+static void errf(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void errf(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+static void machine_table(FILE *out, struct json_object **doc,
+			  const char *const *files, size_t n)
+{
+	static const char *const keys[] = { "hostname", "kernel", "arch", "cpus",
+		"cpu_model", "taskstats_version", "delayacct", "exitmon_version",
+		"exitgen_version", "started" };
+	static const char *const heads[] = { "Host", "Kernel", "Arch", "CPUs",
+		"CPU model", "taskstats", "Delayacct", "exitmon", "exitgen",
+		"Started" };
+	size_t nk = sizeof(keys) / sizeof(keys[0]);
+	struct sweep_table *t = sweep_table_new(3 + nk);
+
+	if (!t)
+		return;
+	fprintf(out, "Machines\n\n");
+	sweep_table_row(t);
+	sweep_table_cell(t, " ");
+	sweep_table_cell(t, "File");
+	sweep_table_cell(t, "Kind");
+	for (size_t k = 0; k < nk; k++)
+		sweep_table_cell(t, "%s", heads[k]);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *m;
+
+		sweep_table_row(t);
+		sweep_table_cell(t, "%c", (char)('A' + i));
+		sweep_table_cell(t, "%s", files[i]);
+		sweep_table_cell(t, "%s", sget(doc[i], "kind"));
+		json_object_object_get_ex(doc[i], "machine", &m);
+		for (size_t k = 0; k < nk; k++) {
+			struct json_object *v;
+
+			if (m && json_object_object_get_ex(m, keys[k], &v))
+				sweep_table_cell(t, "%s", json_object_get_string(v));
+			else
+				sweep_table_cell(t, "-");
+		}
+	}
+	sweep_table_print(t, out, "  ");
+	sweep_table_free(t);
+}
+
+static void section_tables(FILE *out, const struct rows *rs, size_t n)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		const char *sec = rs->r[i].section;
+		struct sweep_table *t;
+		bool seen = false;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !strcmp(rs->r[j].section, sec);
+		if (seen)
+			continue;
+		t = sweep_table_new(2 + n);
+		if (!t)
+			return;
+		fprintf(out, "\n%s\n\n", rs->r[i].title);
+		sweep_table_row(t);
+		sweep_table_cell(t, "Cell");
+		sweep_table_cell(t, "Figure");
+		for (size_t f = 0; f < n; f++) {
+			sweep_table_cell(t, "%c", (char)('A' + f));
+			sweep_table_right(t, 2 + f);
+		}
+		for (size_t j = i; j < rs->n; j++) {
+			const struct row *r = &rs->r[j];
+
+			if (strcmp(r->section, sec))
+				continue;
+			sweep_table_row(t);
+			sweep_table_cell(t, "%s", r->key);
+			if (r->unit[0] && strcmp(r->unit, "%") && strcmp(r->unit, "1/s"))
+				sweep_table_cell(t, "%s %s", r->label, r->unit);
+			else
+				sweep_table_cell(t, "%s", r->label);
+			for (size_t f = 0; f < n; f++)
+				sweep_table_cell(t, "%s", r->cell[f] ? r->cell[f] : "-");
+		}
+		sweep_table_print(t, out, "  ");
+		sweep_table_free(t);
+	}
+}
+
+int sweep_compare_files(FILE *out, const char *const *files, size_t n, char *err,
+		  size_t errlen)
+{
+	struct json_object *doc[MAX_FILES] = { 0 };
+	struct rows rs = { 0 };
+	int r = 0;
+
+	if (n == 0 || n > MAX_FILES) {
+		errf(err, errlen, "compare takes 1 to %d result files", MAX_FILES);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *sum;
+
+		doc[i] = json_object_from_file(files[i]);
+		if (!doc[i]) {
+			errf(err, errlen, "cannot read %s: %s", files[i],
+			     json_util_get_last_err() ? json_util_get_last_err() : "not JSON");
+			r = -EBADMSG;
+			goto out;
+		}
+		if (strcmp(sget(doc[i], "format"), SWEEP_JSON_FORMAT) ||
+		    !json_object_object_get_ex(doc[i], "summary", &sum) ||
+		    !json_object_is_type(sum, json_type_array)) {
+			errf(err, errlen, "%s is not an exitsweep result file "
+			     "(written by --json, format %s)", files[i], SWEEP_JSON_FORMAT);
+			r = -EBADMSG;
+			goto out;
+		}
+		for (size_t k = 0; k < json_object_array_length(sum); k++) {
+			struct json_object *it = json_object_array_get_idx(sum, k);
+			struct row *row;
+
+			if (!json_object_is_type(it, json_type_object))
+				continue;
+			row = find_or_add(&rs, sget(it, "section"), sget(it, "title"),
+					  sget(it, "key"), sget(it, "label"),
+					  sget(it, "unit"));
+			if (!row) {
+				r = -ENOMEM;
+				errf(err, errlen, "out of memory");
+				goto out;
+			}
+			free(row->cell[i]);
+			row->cell[i] = format_value(it);
+		}
+	}
+	machine_table(out, doc, files, n);
+	section_tables(out, &rs, n);
+	fprintf(out, "\n%s\n", REPORT_LEGEND);
+	fflush(out);
+out:
+	rows_free(&rs);
+	for (size_t i = 0; i < n; i++)
+		json_object_put(doc[i]);
+	return r;
+}

@@ -1,0 +1,144 @@
+/* CSV result file. */
+#include "sweep_csv.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kvfile.h"
+
+void sweep_csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void num(FILE *f, double v)
+{
+	fputc(',', f);
+	if (!isnan(v))
+		fprintf(f, "%.9g", v);
+}
+
+static void str(FILE *f, const char *s)
+{
+	fputc(',', f);
+	sweep_csv_field(f, s);
+}
+
+static void machine_cols(FILE *f, const struct sweep_config *cfg,
+			 const struct sweep_machine *m)
+{
+	str(f, m->hostname);
+	str(f, m->kernel);
+	str(f, m->arch);
+	fprintf(f, ",%ld", m->cpus);
+	str(f, m->cpu_model);
+	fprintf(f, ",%d,%d", m->struct_version, m->delayacct);
+	str(f, m->exitmon_version);
+	str(f, m->exitgen_version);
+	str(f, m->exitsweep_version);
+	str(f, m->started);
+	fprintf(f, ",%llu\n", (unsigned long long)cfg->seed);
+}
+
+static void dims(FILE *f, const struct sweep_config *cfg,
+		 const struct sweep_cell *c)
+{
+	for (int d = 0; d < DIM_COUNT; d++)
+		if (sweep_kind_has_dim(cfg->kind, (enum sweep_dim)d))
+			str(f, cell_label(cfg, c, (enum sweep_dim)d));
+}
+
+void sweep_csv_print(FILE *f, const struct sweep_config *cfg,
+	       const struct sweep_plan *plan, const struct analysis *a,
+	       const struct sweep_machine *m)
+{
+	bool cohort = cfg->kind == KIND_COHORT;
+
+	fputs("row,kind,cell,run,order,tag", f);
+	for (int d = 0; d < DIM_COUNT; d++)
+		if (sweep_kind_has_dim(cfg->kind, (enum sweep_dim)d))
+			fprintf(f, ",%s", sweep_dim_name((enum sweep_dim)d));
+	fputs(",n", f);
+	for (int k = 0; k < M_COUNT; k++)
+		if (sweep_kind_has_metric(cfg->kind, (enum sweep_metric)k))
+			fprintf(f, ",%s", sweep_metrics[k].name);
+	for (int k = 0; k < M_COUNT; k++)
+		if (sweep_kind_has_metric(cfg->kind, (enum sweep_metric)k))
+			fprintf(f, ",%s_ci95", sweep_metrics[k].name);
+	if (cohort)
+		fputs(",groups", f);
+	fputs(",hostname,kernel,arch,cpus,cpu_model,struct_version,"
+	      "delayacct_original,exitmon_version,exitgen_version,"
+	      "exitsweep_version,started,seed\n", f);
+
+	for (size_t i = 0; i < plan->n_runs; i++) {
+		const struct sweep_run *r = &plan->runs[i];
+
+		if (!r->done)
+			continue;
+		fprintf(f, "run,%s,%zu,%u,%zu", sweep_kind_name(cfg->kind),
+			r->cell, r->rep, r->order);
+		str(f, r->tag);
+		dims(f, cfg, &plan->cells[r->cell]);
+		fputs(",1", f);
+		for (int k = 0; k < M_COUNT; k++)
+			if (sweep_kind_has_metric(cfg->kind, (enum sweep_metric)k))
+				num(f, r->v[k]);
+		for (int k = 0; k < M_COUNT; k++)
+			if (sweep_kind_has_metric(cfg->kind, (enum sweep_metric)k))
+				fputc(',', f);
+		if (cohort)
+			str(f, r->groups);
+		machine_cols(f, cfg, m);
+	}
+	for (size_t oi = 0; oi < plan->n_cells; oi++) {
+		size_t c = a->order[oi];
+		const struct cell_stats *s = &a->cells[c];
+
+		fprintf(f, "cell,%s,%zu,,,", sweep_kind_name(cfg->kind), c);
+		dims(f, cfg, &plan->cells[c]);
+		fprintf(f, ",%zu", s->runs);
+		for (int k = 0; k < M_COUNT; k++)
+			if (sweep_kind_has_metric(cfg->kind, (enum sweep_metric)k))
+				num(f, s->m[k].mean);
+		for (int k = 0; k < M_COUNT; k++)
+			if (sweep_kind_has_metric(cfg->kind, (enum sweep_metric)k))
+				num(f, s->m[k].has_ci ? s->m[k].ci.half : NAN);
+		if (cohort)
+			fputc(',', f);
+		machine_cols(f, cfg, m);
+	}
+}
+
+int sweep_csv_write(const char *path, const struct sweep_config *cfg,
+	      const struct sweep_plan *plan, const struct analysis *a,
+	      const struct sweep_machine *m)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int r;
+
+	if (!f)
+		return -errno;
+	sweep_csv_print(f, cfg, plan, a, m);
+	if (fclose(f) != 0) {
+		free(buf);
+		return -ENOMEM;
+	}
+	r = file_replace_atomic(path, buf, len);
+	free(buf);
+	return r;
+}

@@ -1,0 +1,21 @@
+/* --json FILE: the whole sweep as one JSON document -- machine, matrix,
+ * every run, every cell, the comparisons and a flat "summary" list that
+ * `exitsweep compare` lines up across files.  Written with json-c. */
+#ifndef EXITSWEEP_JSON_H
+#define EXITSWEEP_JSON_H
+
+#include "sweep.h"
+#include "sweep_analyze.h"
+#include "sweep_machine.h"
+
+#define SWEEP_JSON_FORMAT "exitsweep/1"
+
+/* The document as a string (caller frees), or NULL. */
+char *sweep_json_render(const struct sweep_config *cfg, const struct sweep_plan *plan,
+		  const struct analysis *a, const struct sweep_machine *m);
+/* json_render into path, replaced atomically.  0 or -errno. */
+int sweep_json_write(const char *path, const struct sweep_config *cfg,
+	       const struct sweep_plan *plan, const struct analysis *a,
+	       const struct sweep_machine *m);
+
+#endif

@@ -1,0 +1,251 @@
+/* Child process helpers. */
+#include "sweep_proc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sweep_signal.h"
+
+double sweep_proc_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void sweep_proc_sleep(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+
+	nanosleep(&ts, NULL);	/* an interrupt cuts it short: fine */
+}
+
+static bool executable(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	       access(path, X_OK) == 0;
+}
+
+int sweep_proc_locate(const char *name, char *out, size_t len)
+{
+	char self[PATH_MAX], *slash, *path, *save = NULL;
+	const char *env = getenv("PATH");
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n > 0) {
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash) {
+			*slash = '\0';
+			if ((size_t)snprintf(out, len, "%s/%s", self, name) < len &&
+			    executable(out))
+				return 0;
+		}
+	}
+	if (!env || !(path = strdup(env)))
+		return -ENOENT;
+	for (char *d = strtok_r(path, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		if ((size_t)snprintf(out, len, "%s/%s", *d ? d : ".", name) < len &&
+		    executable(out)) {
+			free(path);
+			return 0;
+		}
+	}
+	free(path);
+	return -ENOENT;
+}
+
+static void block_signals(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+static void redirect(const char *path, int target, int flags)
+{
+	int fd = open(path, flags, 0644);
+
+	if (fd < 0)
+		_exit(127);
+	if (fd != target) {
+		dup2(fd, target);
+		close(fd);
+	}
+}
+
+pid_t sweep_proc_spawn(char *const argv[], const char *out_path, const char *err_path)
+{
+	sigset_t old;
+	pid_t pid;
+	int e;
+
+	block_signals(&old);	/* no interrupt between fork and registration */
+	pid = fork();
+	if (pid == 0) {
+		static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGALRM };
+
+		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			signal(sigs[i], SIG_DFL);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		redirect("/dev/null", 0, O_RDONLY);
+		redirect(out_path ? out_path : "/dev/null", 1,
+			 O_WRONLY | O_CREAT | O_TRUNC);
+		if (err_path)
+			redirect(err_path, 2, O_WRONLY | O_CREAT | O_TRUNC);
+		execv(argv[0], argv);
+		dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	e = errno;
+	if (pid > 0)
+		sweep_sig_child_add(pid);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return pid < 0 ? -e : pid;
+}
+
+int sweep_proc_wait(pid_t pid, int *status, struct rusage *ru, bool interruptible)
+{
+	struct rusage dummy;
+
+	for (;;) {
+		pid_t r;
+
+		if (interruptible && (sweep_interrupted || sweep_alarm))
+			return -EINTR;
+		r = wait4(pid, status, 0, ru ? ru : &dummy);
+		if (r == pid) {
+			sweep_sig_child_remove(pid);
+			return 0;
+		}
+		if (r < 0 && errno != EINTR)
+			return -errno;
+	}
+}
+
+int sweep_proc_poll(pid_t pid, int *status)
+{
+	pid_t r = waitpid(pid, status, WNOHANG);
+
+	if (r == pid) {
+		sweep_sig_child_remove(pid);
+		return 1;
+	}
+	return r < 0 ? -errno : 0;
+}
+
+int sweep_proc_stop(pid_t pid, double grace, int *status)
+{
+	double end = sweep_proc_now() + grace;
+	int r;
+
+	kill(pid, SIGTERM);
+	while ((r = sweep_proc_poll(pid, status)) == 0 && sweep_proc_now() < end)
+		sweep_proc_sleep(0.005);
+	if (r == 0) {
+		kill(pid, SIGKILL);
+		r = sweep_proc_wait(pid, status, NULL, false) == 0 ? 1 : -ECHILD;
+	}
+	return r < 0 ? r : 0;
+}
+
+int sweep_proc_capture(char *const argv[], char *buf, size_t len)
+{
+	int fds[2], status, r = 0;
+	size_t used = 0;
+	pid_t pid;
+
+	if (len == 0)
+		return -EINVAL;
+	buf[0] = '\0';
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		r = -errno;
+		close(fds[0]);
+		close(fds[1]);
+		return r;
+	}
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDWR);
+
+		dup2(fds[1], 1);
+		if (devnull >= 0) {
+			dup2(devnull, 0);
+			dup2(devnull, 2);
+		}
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(fds[1]);
+	for (;;) {
+		ssize_t n = read(fds[0], buf + used, len - 1 - used);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		used += (size_t)n;
+		if (used == len - 1) {
+			char sink[256];
+
+			while (read(fds[0], sink, sizeof(sink)) > 0)
+				;
+			break;
+		}
+	}
+	close(fds[0]);
+	buf[used] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		r = -ECHILD;
+	return r;
+}
+
+void sweep_proc_describe(int status, char *buf, size_t len)
+{
+	if (WIFEXITED(status))
+		snprintf(buf, len, "exit status %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else
+		snprintf(buf, len, "wait status %#x", (unsigned)status);
+}
+
+void sweep_proc_last_line(const char *path, char *buf, size_t len)
+{
+	char line[1024];
+	FILE *f = fopen(path, "re");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0])
+			snprintf(buf, len, "%s", line);
+	}
+	fclose(f);
+}

@@ -1,0 +1,384 @@
+/* Text tables of a sweep. */
+#include "sweep_report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep_table.h"
+
+char *sweep_fmt_sig(char *buf, size_t len, double v, int digits)
+{
+	int dec;
+
+	if (isnan(v)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	dec = v == 0 ? 0 : digits - 1 - (int)floor(log10(fabs(v)));
+	if (dec < 0)
+		dec = 0;
+	if (dec > 6)
+		dec = 6;
+	snprintf(buf, len, "%.*f", dec, v);
+	return buf;
+}
+
+char *sweep_fmt_pct_ci(char *buf, size_t len, double est, double half, bool ok,
+		 bool significant)
+{
+	int dec;
+
+	if (!ok || isnan(est)) {
+		snprintf(buf, len, "n/a");
+		return buf;
+	}
+	dec = fmax(fabs(est), half) >= 100 ? 1 : 2;
+	snprintf(buf, len, "%+.*f ±%.*f%s", dec, est, dec, half,
+		 significant ? " " : "~");
+	return buf;
+}
+
+static void join_labels(char *buf, size_t len, const struct sweep_dimvals *dv)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < dv->n && used < len; i++) {
+		int w = snprintf(buf + used, len - used, "%s%s", i ? "," : "",
+				 dv->label[i]);
+
+		if (w < 0)
+			return;
+		used += (size_t)w;
+	}
+}
+
+void sweep_report_matrix(char *buf, size_t len, const struct sweep_config *cfg)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int d = 0; d < DIM_COUNT && used < len; d++) {
+		char list[512];
+		int w;
+
+		if (!sweep_kind_has_dim(cfg->kind, (enum sweep_dim)d))
+			continue;
+		join_labels(list, sizeof(list), &cfg->dim[d]);
+		w = snprintf(buf + used, len - used, "%s%s %s", used ? " x " : "",
+			     sweep_dim_name((enum sweep_dim)d), list);
+		if (w < 0)
+			return;
+		used += (size_t)w;
+	}
+}
+
+static const char *dim_heading(enum sweep_dim d)
+{
+	switch (d) {
+	case DIM_RATE: return "Rate";
+	case DIM_TGID: return "Tgid";
+	case DIM_BACKGROUND: return "Background";
+	case DIM_MMAP: return "Mmap";
+	case DIM_WORK: return "Work";
+	case DIM_LISTENER: return "Listener";
+	case DIM_DACCT: return "Delayacct";
+	default: return "?";
+	}
+}
+
+/* Headings of the varying dimensions other than skip (and the row dim,
+ * which comes first). */
+static size_t group_dims(const struct sweep_config *cfg, enum sweep_dim skip,
+			 enum sweep_dim *out)
+{
+	enum sweep_dim row = sweep_kind_row_dim(cfg->kind);
+	size_t n = 0;
+
+	for (int d = 0; d < DIM_COUNT; d++)
+		if (d != (int)row && d != (int)skip &&
+		    sweep_analyze_dim_varies(cfg, (enum sweep_dim)d))
+			out[n++] = (enum sweep_dim)d;
+	return n;
+}
+
+static bool dacct_varied(const struct sweep_config *cfg)
+{
+	for (size_t i = 0; i < cfg->dim[DIM_DACCT].n; i++)
+		if (cfg->dim[DIM_DACCT].val[i] != DACCT_KEEP)
+			return true;
+	return false;
+}
+
+static void header(FILE *f, const struct sweep_config *cfg,
+		   const struct sweep_plan *plan, const struct sweep_machine *m,
+		   double wall_s, bool interrupted)
+{
+	char matrix[2048];
+	size_t done = 0;
+
+	for (size_t i = 0; i < plan->n_runs; i++)
+		done += plan->runs[i].done;
+	sweep_report_matrix(matrix, sizeof(matrix), cfg);
+	fprintf(f, "exitsweep %s, kind %s, on %s: Linux %s %s, %ld CPUs (%s)\n",
+		m->exitsweep_version, sweep_kind_name(cfg->kind), m->hostname,
+		m->kernel, m->arch, m->cpus, m->cpu_model);
+	fprintf(f, "taskstats version %s%d; kernel.task_delayacct was %d%s; %s; %s\n",
+		m->struct_version ? "" : "unknown ", m->struct_version,
+		m->delayacct, dacct_varied(cfg) ? " (restored)" : "",
+		m->exitmon_version, m->exitgen_version);
+	fprintf(f, "%s; %u runs per cell", matrix, cfg->runs);
+	if (cfg->kind == KIND_OVERHEAD)
+		fprintf(f, ", %llu exits per run", (unsigned long long)cfg->count);
+	else if (cfg->kind == KIND_REAP)
+		fprintf(f, ", %llu fork+reap cycles per run",
+			(unsigned long long)cfg->count);
+	else
+		fprintf(f, ", %u workers per run", cfg->cohort);
+	fprintf(f, ", seed %llu\n", (unsigned long long)cfg->seed);
+	fprintf(f, "%zu of %zu runs in %.0f s%s; started %s\n", done, plan->n_runs,
+		wall_s, interrupted ? " (INTERRUPTED: partial results)" : "",
+		m->started);
+}
+
+static void comparison_table(FILE *f, const struct sweep_config *cfg,
+			     const struct sweep_plan *plan,
+			     const struct analysis *a, size_t k)
+{
+	const struct comparison *cmp = &a->cmp[k];
+	enum sweep_dim row = sweep_kind_row_dim(cfg->kind), g[DIM_COUNT];
+	enum sweep_metric mets[8];
+	size_t ng = group_dims(cfg, cmp->dim, g);
+	size_t nm = sweep_analyze_compared_metrics(cfg->kind, mets, 8);
+	bool achieved = cfg->kind == KIND_OVERHEAD;
+	size_t ncols = 1 + (achieved ? 1 : 0) + ng + nm;
+	struct sweep_table *t = sweep_table_new(ncols);
+	char buf[96], b2[32], b3[32];
+	size_t col;
+
+	if (!t)
+		return;
+	fprintf(f, "\n%s (higher is worse)\n\n", cmp->title);
+	sweep_table_row(t);
+	sweep_table_cell(t, "%s", row == DIM_RATE ? "Exit rate" : dim_heading(row));
+	if (achieved)
+		sweep_table_cell(t, "Achieved %s/%s", cfg->dim[cmp->dim].label[cmp->a],
+			   cfg->dim[cmp->dim].label[cmp->b]);
+	for (size_t i = 0; i < ng; i++)
+		sweep_table_cell(t, "%s", dim_heading(g[i]));
+	for (size_t j = 0; j < nm; j++)
+		sweep_table_cell(t, "%s", sweep_metrics[mets[j]].label);
+	for (col = 0; col < ncols; col++)
+		if ((col == 0 && row != DIM_WORK) || (achieved && col == 1) ||
+		    col >= 1 + (achieved ? 1 : 0) + ng)
+			sweep_table_right(t, col);
+	for (size_t i = 0; i < a->n_figs; i += nm) {
+		const struct figure *fg = &a->figs[i];
+		const struct sweep_cell *c = &plan->cells[fg->cell_a];
+
+		if (fg->comparison != k)
+			continue;
+		sweep_table_row(t);
+		sweep_table_cell(t, "%s", cell_label(cfg, c, row));
+		if (achieved)
+			sweep_table_cell(t, "%s / %s",
+				   sweep_fmt_sig(b2, sizeof(b2), a->cells[fg->cell_a].m[M_ACHIEVED].mean, 4),
+				   sweep_fmt_sig(b3, sizeof(b3), a->cells[fg->cell_b].m[M_ACHIEVED].mean, 4));
+		for (size_t d = 0; d < ng; d++)
+			sweep_table_cell(t, "%s", cell_label(cfg, c, g[d]));
+		for (size_t j = 0; j < nm && i + j < a->n_figs; j++) {
+			const struct figure *x = &a->figs[i + j];
+
+			sweep_table_cell(t, "%s", sweep_fmt_pct_ci(buf, sizeof(buf), x->ci.est,
+						       x->ci.half, x->ok, x->significant));
+		}
+	}
+	sweep_table_print(t, f, "  ");
+	sweep_table_free(t);
+}
+
+static bool any_listener(const struct sweep_config *cfg)
+{
+	const struct sweep_dimvals *dv = &cfg->dim[DIM_LISTENER];
+
+	for (size_t i = 0; i < dv->n; i++)
+		if (dv->val[i] != LISTEN_NONE)
+			return true;
+	return false;
+}
+
+static void loss_table(FILE *f, const struct sweep_config *cfg,
+		       const struct sweep_plan *plan, const struct analysis *a)
+{
+	enum sweep_dim row = sweep_kind_row_dim(cfg->kind), g[DIM_COUNT];
+	size_t ng = 0;
+	struct sweep_table *t;
+	char b1[32];
+
+	if (!any_listener(cfg))
+		return;
+	for (int d = 0; d < DIM_COUNT; d++)
+		if (d != (int)row && (d == DIM_LISTENER ||
+				      sweep_analyze_dim_varies(cfg, (enum sweep_dim)d)))
+			g[ng++] = (enum sweep_dim)d;
+	t = sweep_table_new(1 + (cfg->kind == KIND_OVERHEAD) + ng + 7);
+	if (!t)
+		return;
+	fprintf(f, "\nLoss: records received for each run's tag against exits "
+		"(dropped, ENOBUFS: whole socket)\n\n");
+	sweep_table_row(t);
+	sweep_table_cell(t, "%s", row == DIM_RATE ? "Exit rate" : dim_heading(row));
+	if (cfg->kind == KIND_OVERHEAD)
+		sweep_table_cell(t, "Achieved");
+	for (size_t i = 0; i < ng; i++)
+		sweep_table_cell(t, "%s", dim_heading(g[i]));
+	sweep_table_cell(t, "Runs");
+	sweep_table_cell(t, "Expected");
+	sweep_table_cell(t, "Received");
+	sweep_table_cell(t, "Lost");
+	sweep_table_cell(t, "Worst run");
+	sweep_table_cell(t, "Dropped");
+	sweep_table_cell(t, "ENOBUFS");
+	for (size_t i = 0; i < 1 + (cfg->kind == KIND_OVERHEAD) + ng + 7; i++)
+		if ((i == 0 && row != DIM_WORK) || (cfg->kind == KIND_OVERHEAD && i == 1) ||
+		    i >= 1 + (cfg->kind == KIND_OVERHEAD) + ng)
+			sweep_table_right(t, i);
+	for (size_t oi = 0; oi < plan->n_cells; oi++) {
+		size_t ci = a->order[oi];
+		const struct sweep_cell *c = &plan->cells[ci];
+		const struct cell_stats *s = &a->cells[ci];
+
+		if (cell_val(cfg, c, DIM_LISTENER) == LISTEN_NONE)
+			continue;
+		sweep_table_row(t);
+		sweep_table_cell(t, "%s", cell_label(cfg, c, row));
+		if (cfg->kind == KIND_OVERHEAD)
+			sweep_table_cell(t, "%s", sweep_fmt_sig(b1, sizeof(b1), s->m[M_ACHIEVED].mean, 4));
+		for (size_t d = 0; d < ng; d++)
+			sweep_table_cell(t, "%s", cell_label(cfg, c, g[d]));
+		sweep_table_cell(t, "%zu", s->runs);
+		sweep_table_cell(t, "%.0f", s->m[M_EXITS].sum);
+		sweep_table_cell(t, "%.0f", s->m[M_RECORDS].sum);
+		sweep_table_cell(t, "%.0f", s->m[M_LOST].sum);
+		sweep_table_cell(t, "%s", sweep_fmt_sig(b1, sizeof(b1), s->m[M_LOST].max, 1));
+		sweep_table_cell(t, "%.0f", s->m[M_DROPPED].sum);
+		sweep_table_cell(t, "%.0f", s->m[M_ENOBUFS].sum);
+	}
+	sweep_table_print(t, f, "  ");
+	sweep_table_free(t);
+}
+
+/* The group pattern most runs of a cell showed, "2+2+2 (3 of 3)". */
+static void common_groups(const struct sweep_plan *plan, size_t c, char *buf,
+			  size_t len)
+{
+	size_t best = 0, total = 0;
+	const char *pick = NULL;
+
+	for (size_t i = 0; i < plan->n_runs; i++) {
+		const struct sweep_run *r = &plan->runs[i];
+		size_t same = 0;
+
+		if (r->cell != c || !r->done || !r->groups[0])
+			continue;
+		total++;
+		for (size_t j = 0; j < plan->n_runs; j++)
+			same += plan->runs[j].cell == c && plan->runs[j].done &&
+				!strcmp(plan->runs[j].groups, r->groups);
+		if (same > best) {
+			best = same;
+			pick = r->groups;
+		}
+	}
+	if (pick)
+		snprintf(buf, len, "%s (%zu of %zu)", pick, best, total);
+	else
+		snprintf(buf, len, "-");
+}
+
+static void cell_table(FILE *f, const struct sweep_config *cfg,
+		       const struct sweep_plan *plan, const struct analysis *a)
+{
+	static const enum sweep_metric overhead[] = { M_ACHIEVED, M_USER, M_SYS,
+		M_ELAPSED, M_LATE_P99, M_MON_USER, M_MON_SYS };
+	static const enum sweep_metric reap[] = { M_FORK_REAP_P50,
+		M_FORK_REAP_P99, M_KILL_REAP, M_KILL_BG, M_SYS, M_ELAPSED };
+	static const enum sweep_metric cohort[] = { M_FIRST, M_LAST, M_SPREAD,
+		M_CPU_DELAY_MEAN, M_CPU_DELAY_MAX, M_BLKIO_DELAY_MEAN,
+		M_RUN_REAL_MEAN };
+	const enum sweep_metric *mets = cfg->kind == KIND_REAP ? reap :
+					cfg->kind == KIND_COHORT ? cohort : overhead;
+	size_t nm = cfg->kind == KIND_REAP ? sizeof(reap) / sizeof(reap[0]) :
+		    cfg->kind == KIND_COHORT ? sizeof(cohort) / sizeof(cohort[0]) :
+		    sizeof(overhead) / sizeof(overhead[0]);
+	enum sweep_dim row = sweep_kind_row_dim(cfg->kind), g[DIM_COUNT];
+	size_t ng = group_dims(cfg, DIM_COUNT, g);
+	bool groups = cfg->kind == KIND_COHORT;
+	size_t ncols = 1 + ng + 1 + nm + groups;
+	struct sweep_table *t = sweep_table_new(ncols);
+	char b1[32], b2[32];
+
+	if (!t)
+		return;
+	fprintf(f, "\nMeans per cell (± half width of the 95%% interval of the mean)\n\n");
+	sweep_table_row(t);
+	sweep_table_cell(t, "%s", row == DIM_RATE ? "Exit rate" : dim_heading(row));
+	for (size_t i = 0; i < ng; i++)
+		sweep_table_cell(t, "%s", dim_heading(g[i]));
+	sweep_table_cell(t, "Runs");
+	for (size_t j = 0; j < nm; j++) {
+		const struct metric_desc *md = &sweep_metrics[mets[j]];
+
+		if (md->unit[0] && strcmp(md->unit, "1/s"))
+			sweep_table_cell(t, "%s %s", md->label, md->unit);
+		else
+			sweep_table_cell(t, "%s", md->label);
+	}
+	if (groups)
+		sweep_table_cell(t, "Groups (runs)");
+	sweep_table_right(t, 0);
+	for (size_t i = 1 + ng; i < 1 + ng + 1 + nm; i++)
+		sweep_table_right(t, i);
+	for (size_t oi = 0; oi < plan->n_cells; oi++) {
+		size_t ci = a->order[oi];
+		const struct sweep_cell *c = &plan->cells[ci];
+		const struct cell_stats *s = &a->cells[ci];
+
+		sweep_table_row(t);
+		sweep_table_cell(t, "%s", cell_label(cfg, c, row));
+		for (size_t d = 0; d < ng; d++)
+			sweep_table_cell(t, "%s", cell_label(cfg, c, g[d]));
+		sweep_table_cell(t, "%zu", s->runs);
+		for (size_t j = 0; j < nm; j++) {
+			const struct metric_stats *ms = &s->m[mets[j]];
+
+			if (ms->has_ci)
+				sweep_table_cell(t, "%s ±%s", sweep_fmt_sig(b1, sizeof(b1), ms->mean, 4),
+					   sweep_fmt_sig(b2, sizeof(b2), ms->ci.half, 2));
+			else
+				sweep_table_cell(t, "%s", sweep_fmt_sig(b1, sizeof(b1), ms->mean, 4));
+		}
+		if (groups) {
+			common_groups(plan, ci, b1, sizeof(b1));
+			sweep_table_cell(t, "%s", b1);
+		}
+	}
+	sweep_table_print(t, f, "  ");
+	sweep_table_free(t);
+}
+
+void sweep_report_print(FILE *f, const struct sweep_config *cfg,
+		  const struct sweep_plan *plan, const struct analysis *a,
+		  const struct sweep_machine *m, double wall_s, bool interrupted)
+{
+	header(f, cfg, plan, m, wall_s, interrupted);
+	for (size_t k = 0; k < a->n_cmp; k++)
+		comparison_table(f, cfg, plan, a, k);
+	if (a->n_cmp)
+		fprintf(f, "\n%s\n", REPORT_LEGEND);
+	loss_table(f, cfg, plan, a);
+	cell_table(f, cfg, plan, a);
+	fflush(f);
+}

@@ -1,0 +1,31 @@
+/* The text report on standard output: machine and matrix, the 2006-style
+ * overhead tables (one per comparison), the loss table and the per-cell
+ * means. */
+#ifndef EXITSWEEP_REPORT_H
+#define EXITSWEEP_REPORT_H
+
+#include <stdio.h>
+
+#include "sweep.h"
+#include "sweep_analyze.h"
+#include "sweep_machine.h"
+
+void sweep_report_print(FILE *f, const struct sweep_config *cfg,
+		  const struct sweep_plan *plan, const struct analysis *a,
+		  const struct sweep_machine *m, double wall_s, bool interrupted);
+
+/* "+3.28 ±2.91" and a trailing "~" when not significant; "n/a" when
+ * !ok.  Returns buf. */
+char *sweep_fmt_pct_ci(char *buf, size_t len, double est, double half, bool ok,
+		 bool significant);
+/* v with about `digits` significant digits, "-" for NAN. */
+char *sweep_fmt_sig(char *buf, size_t len, double v, int digits);
+/* "rates 500,max x tgid on,off x ..." */
+void sweep_report_matrix(char *buf, size_t len, const struct sweep_config *cfg);
+
+#define REPORT_LEGEND \
+	"~ = not significant: the 95% confidence interval includes 0.  " \
+	"± = half width of that interval\n(Welch, from the runs of the two " \
+	"cells).  %ovhd = (mean a - mean b) / mean b x 100."
+
+#endif

@@ -1,0 +1,522 @@
+/* Running exitmon and exitgen for one cell of the matrix. */
+#include "sweep_run.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "numparse.h"
+#include "sweep_cohort.h"
+#include "sweep_kv.h"
+#include "sweep_proc.h"
+#include "sweep_signal.h"
+#include "sweep_sysctl.h"
+
+#define STOP_GRACE_S 10.0
+
+/* --- argument vectors --- */
+
+#define ARGV_MAX 48
+struct argvb {
+	char *a[ARGV_MAX + 1];
+	char buf[ARGV_MAX][PATH_MAX];
+	int n;
+};
+
+static void arg(struct argvb *b, const char *s)
+{
+	if (b->n < ARGV_MAX) {
+		snprintf(b->buf[b->n], sizeof(b->buf[b->n]), "%s", s);
+		b->a[b->n] = b->buf[b->n];
+		b->a[++b->n] = NULL;
+	}
+}
+
+static void argf(struct argvb *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void argf(struct argvb *b, const char *fmt, ...)
+{
+	char s[PATH_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s, sizeof(s), fmt, ap);
+	va_end(ap);
+	arg(b, s);
+}
+
+static void errf(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void errf(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+/* --- files of one run --- */
+
+struct run_files {
+	char mon_sum[PATH_MAX], mon_pid[PATH_MAX], mon_err[PATH_MAX];
+	char mon_out[PATH_MAX], gen_sum[PATH_MAX], gen_err[PATH_MAX];
+	char kill_sum[PATH_MAX];	/* reap: the kill and reap invocation */
+};
+
+static void files_init(struct run_files *f, const char *dir)
+{
+	snprintf(f->mon_sum, sizeof(f->mon_sum), "%s/exitmon.sum", dir);
+	snprintf(f->mon_pid, sizeof(f->mon_pid), "%s/exitmon.pid", dir);
+	snprintf(f->mon_err, sizeof(f->mon_err), "%s/exitmon.err", dir);
+	snprintf(f->mon_out, sizeof(f->mon_out), "%s/exitmon.csv", dir);
+	snprintf(f->gen_sum, sizeof(f->gen_sum), "%s/exitgen.sum", dir);
+	snprintf(f->gen_err, sizeof(f->gen_err), "%s/exitgen.err", dir);
+	snprintf(f->kill_sum, sizeof(f->kill_sum), "%s/exitgen-kill.sum", dir);
+	unlink(f->mon_sum);
+	unlink(f->mon_pid);
+	unlink(f->mon_out);
+	unlink(f->gen_sum);
+	unlink(f->kill_sum);
+}
+
+/* "exitmon failed (exit status 3): exitmon: no CAP_NET_ADMIN ..." */
+static void child_failed(char *err, size_t len, const char *what, int status,
+			 const char *errfile)
+{
+	char how[96], last[512];
+
+	sweep_proc_describe(status, how, sizeof(how));
+	sweep_proc_last_line(errfile, last, sizeof(last));
+	errf(err, len, "%s %s%s%s", what, how, last[0] ? ": " : "", last);
+}
+
+/* --- the collector --- */
+
+struct mon {
+	pid_t pid;
+	bool running;
+};
+
+static int mon_start(const struct run_env *env, int listener, const char *tag,
+		     bool keep_records, const struct run_files *f, struct mon *m,
+		     char *err, size_t errlen)
+{
+	struct argvb b = { .n = 0 };
+	double deadline;
+	int status;
+
+	arg(&b, env->cfg->exitmon);
+	arg(&b, "-f");
+	arg(&b, "csv");
+	arg(&b, "-o");
+	arg(&b, keep_records ? f->mon_out : "/dev/null");
+	if (tag) {
+		arg(&b, "--comm");
+		arg(&b, tag);
+	}
+	arg(&b, "--summary");
+	arg(&b, f->mon_sum);
+	arg(&b, "--pidfile");
+	arg(&b, f->mon_pid);
+	if (listener == LISTEN_WAKEUP)
+		arg(&b, "--wakeup");
+	m->pid = sweep_proc_spawn(b.a, NULL, f->mon_err);
+	if (m->pid < 0) {
+		errf(err, errlen, "cannot start %s: %s", env->cfg->exitmon,
+		     strerror(-m->pid));
+		return m->pid;
+	}
+	m->running = true;
+	/* Ready = the pid file names our child: exitmon writes it only once
+	 * its listener is registered and records were seen to arrive. */
+	deadline = sweep_proc_now() + env->ready_timeout;
+	for (;;) {
+		char text[64];
+		FILE *pf = fopen(f->mon_pid, "re");
+		uint64_t pid = 0;
+
+		if (pf) {
+			if (fgets(text, sizeof(text), pf)) {
+				text[strcspn(text, "\n")] = '\0';
+				if (parse_u64(text, 1, INT_MAX, &pid) < 0)
+					pid = 0;
+			}
+			fclose(pf);
+			if (pid == (uint64_t)m->pid)
+				return 0;
+		}
+		if (sweep_proc_poll(m->pid, &status) == 1) {
+			m->running = false;
+			child_failed(err, errlen, "exitmon exited before it was ready,",
+				     status, f->mon_err);
+			return -ECHILD;
+		}
+		if (sweep_interrupted) {
+			sweep_proc_stop(m->pid, STOP_GRACE_S, &status);
+			m->running = false;
+			return -EINTR;
+		}
+		if (sweep_proc_now() > deadline) {
+			sweep_proc_stop(m->pid, STOP_GRACE_S, &status);
+			m->running = false;
+			errf(err, errlen, "exitmon was not ready after %.0f s "
+			     "(no pid file %s)", env->ready_timeout, f->mon_pid);
+			return -ETIMEDOUT;
+		}
+		sweep_proc_sleep(0.01);
+	}
+}
+
+/* SIGTERM, wait, load its summary. */
+static int mon_stop(struct mon *m, const struct run_files *f,
+		    struct sweep_kv *kv, char *err, size_t errlen)
+{
+	int status = 0, r;
+
+	if (!m->running)
+		return 0;
+	r = sweep_proc_stop(m->pid, STOP_GRACE_S, &status);
+	m->running = false;
+	if (r < 0) {
+		errf(err, errlen, "cannot reap exitmon: %s", strerror(-r));
+		return r;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		child_failed(err, errlen, "exitmon failed,", status, f->mon_err);
+		return -ECHILD;
+	}
+	r = sweep_kv_load(f->mon_sum, kv);
+	if (r < 0)
+		errf(err, errlen, "cannot read exitmon's summary %s: %s",
+		     f->mon_sum, strerror(-r));
+	return r;
+}
+
+/* --- the generator --- */
+
+/* exitgen's command line.  For reap, kill selects the second invocation:
+ * a batch of waiting children killed and reaped (the first is fork and
+ * reap among the background children). */
+static void gen_args(const struct run_env *env, const struct sweep_cell *c,
+		     const char *tag, const char *summary, bool kill,
+		     struct argvb *b)
+{
+	const struct sweep_config *cfg = env->cfg;
+
+	arg(b, cfg->exitgen);
+	switch (cfg->kind) {
+	case KIND_OVERHEAD: {
+		int64_t rate = cell_val(cfg, c, DIM_RATE);
+
+		arg(b, "--shape");
+		arg(b, cell_val(cfg, c, DIM_TGID) ? "thread" : "process");
+		arg(b, "--rate");
+		if (rate)
+			argf(b, "%lld", (long long)rate);
+		else
+			arg(b, "max");
+		arg(b, "--count");
+		argf(b, "%llu", (unsigned long long)cfg->count);
+		if (cfg->workers > 1) {
+			arg(b, "--workers");
+			argf(b, "%u", cfg->workers);
+		}
+		if (cfg->batch) {
+			arg(b, "--batch");
+			argf(b, "%u", cfg->batch);
+		}
+		break;
+	}
+	case KIND_REAP: {
+		int64_t bg = cell_val(cfg, c, DIM_BACKGROUND);
+		int64_t mm = cell_val(cfg, c, DIM_MMAP);
+
+		arg(b, "--shape");
+		arg(b, "fork");
+		arg(b, "--count");
+		if (kill) {
+			argf(b, "%u", cfg->kill_batch);
+			arg(b, "--batch");
+			argf(b, "%u", cfg->kill_batch);
+			arg(b, "--exit-by");
+			arg(b, "signal");
+		} else {
+			argf(b, "%llu", (unsigned long long)cfg->count);
+		}
+		if (bg) {
+			arg(b, "--background");
+			argf(b, "%lld", (long long)bg);
+		}
+		if (mm) {
+			arg(b, "--mmap");
+			argf(b, "%lld", (long long)mm);
+		}
+		break;
+	}
+	case KIND_COHORT:
+		arg(b, "--shape");
+		arg(b, "process");
+		arg(b, "--cohort");
+		argf(b, "%u", cfg->cohort);
+		arg(b, "--work");
+		arg(b, cell_label(cfg, c, DIM_WORK));
+		break;
+	default:
+		break;
+	}
+	arg(b, "--tag");
+	arg(b, tag);
+	arg(b, "--summary");
+	arg(b, summary);
+	arg(b, "--quiet");
+}
+
+double sweep_run_timeout(const struct sweep_config *cfg, const struct sweep_cell *c)
+{
+	if (cfg->run_timeout > 0)
+		return cfg->run_timeout;
+	if (cfg->kind == KIND_OVERHEAD) {
+		int64_t rate = cell_val(cfg, c, DIM_RATE);
+
+		return 120 + 10.0 * (double)cfg->count / (double)(rate ? rate : 2000);
+	}
+	return 1800;
+}
+
+static void set_alarm(double s)
+{
+	struct itimerval it = { { 0, 0 }, { (time_t)s, (suseconds_t)((s - floor(s)) * 1e6) } };
+
+	sweep_alarm = 0;
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+static void clear_alarm(void)
+{
+	struct itimerval it = { { 0, 0 }, { 0, 0 } };
+
+	setitimer(ITIMER_REAL, &it, NULL);
+	sweep_alarm = 0;
+}
+
+/* --- metrics from the summaries --- */
+
+static void put(double *v, enum sweep_metric m, const struct sweep_kv *kv,
+		const char *key)
+{
+	double x;
+
+	if (sweep_kv_double(kv, key, &x) == 0)
+		v[m] = x;
+}
+
+static void from_exitgen(const struct sweep_config *cfg,
+			 const struct sweep_kv *g, struct sweep_run *run)
+{
+	double *v = run->v;
+	const char *s;
+
+	put(v, M_USER, g, "user");
+	put(v, M_SYS, g, "sys");
+	put(v, M_ELAPSED, g, "elapsed");
+	put(v, M_EXITS, g, "exits");
+	if (cfg->kind == KIND_OVERHEAD) {
+		put(v, M_ACHIEVED, g, "achieved_rate");
+		put(v, M_LATE_P99, g, "late_p99_us");
+		put(v, M_SATURATED, g, "saturated");
+	} else if (cfg->kind == KIND_REAP) {
+		put(v, M_FORK_REAP_P50, g, "reap_p50_us");
+		put(v, M_FORK_REAP_P99, g, "reap_p99_us");
+		put(v, M_KILL_BG, g, "kill_background_s");
+	} else if (cfg->kind == KIND_COHORT) {
+		put(v, M_FIRST, g, "cohort_first_s");
+		put(v, M_LAST, g, "cohort_last_s");
+		put(v, M_SPREAD, g, "cohort_spread_s");
+		if ((s = sweep_kv_get(g, "cohort_groups")))
+			sweep_cohort_set_groups(run, s);
+		put(v, M_GROUPS, g, "cohort_ngroups");
+		if ((s = sweep_kv_get(g, "cohort_finish_s")))
+			sweep_cohort_set_times(run, s);
+	}
+}
+
+/* The second reap invocation adds the kill and reap time and its exits. */
+static void from_exitgen_kill(const struct sweep_kv *g, double *v)
+{
+	double x;
+
+	put(v, M_KILL_REAP, g, "kill_reap_s");
+	if (sweep_kv_double(g, "exits", &x) == 0 && !isnan(v[M_EXITS]))
+		v[M_EXITS] += x;
+	if (isnan(v[M_KILL_BG]))
+		put(v, M_KILL_BG, g, "kill_background_s");
+}
+
+static void from_exitmon(const struct sweep_kv *m, double *v)
+{
+	put(v, M_RECORDS, m, "matched");
+	put(v, M_DROPPED, m, "dropped");
+	put(v, M_ENOBUFS, m, "enobufs");
+	put(v, M_MON_USER, m, "cpu_user");
+	put(v, M_MON_SYS, m, "cpu_sys");
+	if (!isnan(v[M_EXITS]) && !isnan(v[M_RECORDS]))
+		v[M_LOST] = v[M_EXITS] - v[M_RECORDS];
+}
+
+static void note_version(const struct run_env *env, const struct sweep_kv *m)
+{
+	double sv;
+
+	if (sweep_kv_double(m, "struct_version", &sv) == 0 && sv > 0)
+		env->machine->struct_version = (int)sv;
+}
+
+/* --- one run --- */
+
+/* Run exitgen to completion and load its summary into kv. */
+static int gen_run(const struct run_env *env, const struct sweep_cell *c,
+		   const char *tag, const char *summary, bool kill,
+		   const struct run_files *f, struct sweep_kv *kv, double *wall,
+		   char *err, size_t errlen)
+{
+	const struct sweep_config *cfg = env->cfg;
+	struct argvb b = { .n = 0 };
+	double t0;
+	pid_t gen;
+	int r, status;
+
+	gen_args(env, c, tag, summary, kill, &b);
+	t0 = sweep_proc_now();
+	gen = sweep_proc_spawn(b.a, NULL, f->gen_err);
+	if (gen < 0) {
+		errf(err, errlen, "cannot start %s: %s", cfg->exitgen, strerror(-gen));
+		return gen;
+	}
+	set_alarm(sweep_run_timeout(cfg, c));
+	r = sweep_proc_wait(gen, &status, NULL, true);
+	clear_alarm();
+	if (r == -EINTR) {
+		sweep_proc_stop(gen, STOP_GRACE_S, &status);
+		if (sweep_interrupted)
+			return -EINTR;
+		errf(err, errlen, "exitgen did not finish within %.0f s "
+		     "(see --run-timeout)", sweep_run_timeout(cfg, c));
+		return -ETIMEDOUT;
+	}
+	if (wall)
+		*wall = sweep_proc_now() - t0;
+	if (r < 0) {
+		errf(err, errlen, "cannot reap exitgen: %s", strerror(-r));
+		return r;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		child_failed(err, errlen, "exitgen failed,", status, f->gen_err);
+		return -ECHILD;
+	}
+	r = sweep_kv_load(summary, kv);
+	if (r < 0)
+		errf(err, errlen, "cannot read exitgen's summary %s: %s",
+		     summary, strerror(-r));
+	return r;
+}
+
+int sweep_run_one(const struct run_env *env, const struct sweep_cell *c,
+	    struct sweep_run *run, char *err, size_t errlen)
+{
+	const struct sweep_config *cfg = env->cfg;
+	int listener = (int)cell_val(cfg, c, DIM_LISTENER);
+	int dacct = (int)cell_val(cfg, c, DIM_DACCT);
+	bool keep = cfg->kind == KIND_COHORT;
+	struct run_files f;
+	struct mon m = { 0, false };
+	struct sweep_kv gkv = { 0 }, kkv = { 0 }, mkv = { 0 };
+	double wall = NAN;
+	int r, status, now;
+
+	err[0] = '\0';
+	files_init(&f, env->tmpdir);
+	if (dacct != DACCT_KEEP && (r = sweep_dacct_set(dacct)) < 0) {
+		errf(err, errlen, "cannot set %s to %d: %s", sweep_dacct_path(), dacct,
+		     strerror(-r));
+		return r;
+	}
+	if (sweep_dacct_read(&now) == 0)
+		run->v[M_DACCT_STATE] = now;
+	if (listener != LISTEN_NONE) {
+		r = mon_start(env, listener, run->tag, keep, &f, &m, err, errlen);
+		if (r < 0)
+			return r;
+	}
+	r = gen_run(env, c, run->tag, f.gen_sum, false, &f, &gkv, &wall, err, errlen);
+	if (r < 0)
+		goto fail;
+	run->v[M_WALL] = wall;
+	from_exitgen(cfg, &gkv, run);
+	if (cfg->kind == KIND_REAP) {
+		r = gen_run(env, c, run->tag, f.kill_sum, true, &f, &kkv, NULL,
+			    err, errlen);
+		if (r < 0)
+			goto fail;
+		from_exitgen_kill(&kkv, run->v);
+	}
+	if (m.running) {
+		r = mon_stop(&m, &f, &mkv, err, errlen);
+		if (r < 0)
+			goto fail;
+		from_exitmon(&mkv, run->v);
+		note_version(env, &mkv);
+	}
+	if (keep) {
+		r = sweep_cohort_read_csv(f.mon_out, run->tag, run);
+		if (r < 0) {
+			errf(err, errlen, "cannot read exitmon's records %s: %s",
+			     f.mon_out, strerror(-r));
+			goto fail;
+		}
+	}
+	run->done = true;
+	r = 0;
+fail:
+	if (m.running)
+		sweep_proc_stop(m.pid, STOP_GRACE_S, &status);
+	sweep_kv_free(&gkv);
+	sweep_kv_free(&kkv);
+	sweep_kv_free(&mkv);
+	return r < 0 && sweep_interrupted ? -EINTR : r;
+}
+
+int sweep_run_probe(const struct run_env *env, char *err, size_t errlen)
+{
+	struct run_files f;
+	struct mon m = { 0, false };
+	struct sweep_kv kv = { 0 };
+	int r, status;
+	pid_t pid;
+
+	files_init(&f, env->tmpdir);
+	r = mon_start(env, LISTEN_BATCH, NULL, false, &f, &m, err, errlen);
+	if (r < 0)
+		return r;
+	/* One exit of our own, so the collector sees a record's version. */
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	if (pid > 0)
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	r = mon_stop(&m, &f, &kv, err, errlen);
+	if (r == 0)
+		note_version(env, &kv);
+	sweep_kv_free(&kv);
+	return sweep_interrupted ? -EINTR : r;
+}

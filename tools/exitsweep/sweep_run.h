@@ -1,0 +1,32 @@
+/* One run: set delay accounting, start exitmon and wait until it is ready
+ * (unless the cell has no listener), run exitgen to completion, stop
+ * exitmon, and turn the two summaries into the run's metrics. */
+#ifndef EXITSWEEP_RUN_H
+#define EXITSWEEP_RUN_H
+
+#include <stddef.h>
+
+#include "sweep.h"
+#include "sweep_machine.h"
+
+struct run_env {
+	const struct sweep_config *cfg;
+	const char *tmpdir;		/* private scratch directory */
+	struct sweep_machine *machine;	/* struct_version is filled in */
+	double ready_timeout;		/* seconds to wait for exitmon */
+};
+
+/* 0, -EINTR when interrupted by a signal (children stopped and reaped),
+ * or another -errno with a one-line reason in err. */
+int sweep_run_one(const struct run_env *env, const struct sweep_cell *cell,
+	    struct sweep_run *run, char *err, size_t errlen);
+
+/* Start exitmon once, make one task exit, stop it: proves the collector
+ * works before a long sweep and learns the taskstats struct version. */
+int sweep_run_probe(const struct run_env *env, char *err, size_t errlen);
+
+/* The timeout of one run in seconds (cfg->run_timeout or a bound made
+ * from the expected duration). */
+double sweep_run_timeout(const struct sweep_config *cfg, const struct sweep_cell *c);
+
+#endif
