@@ -88,6 +88,31 @@ for shape in thread process fork group:3; do
 		[ "$(kv "$T/$name.sum" matched)" -eq $((np + ntg)) ]
 done
 
+# --exit-by signal: the records carry the signal (exit code 9, SIGKILL);
+# tasks that exit by themselves carry 0.
+exitcodes() { # exitcodes CSV: the distinct exit codes of the pid records
+	python3 - "$1" <<'PY'
+import csv, sys
+print(','.join(sorted({r['exitcode'] for r in csv.DictReader(open(sys.argv[1], newline=''))
+                       if r['type'] == 'pid'})) or '-')
+PY
+}
+check "exit: pid records carry exit code 0" [ "$(exitcodes "$T/sh-process.out")" = 0 ]
+for shape in process fork group:2; do
+	name=sig-${shape%%:*} tag=eg25k$(printf %.4s $shape)$$
+	start_exitmon $name -f csv --comm "$tag" || { nok "$name: exitmon ready"; continue; }
+	"$EXITGEN" --shape $shape --exit-by signal --count 20 --rate 200 --tag "$tag" -q \
+		--summary "$T/$name.gen"
+	sleep 0.3
+	stop_exitmon
+	per=1; [ $shape = group:2 ] && per=2
+	read np ntg ineg own ntgids gok < <(count_records "$T/$name.out" 0 $shape)
+	check "signal $shape: $((20 * per)) pid records (got $np)" [ "$np" -eq $((20 * per)) ]
+	check "signal $shape: all killed by signal 9 (got $(exitcodes "$T/$name.out"))" \
+		[ "$(exitcodes "$T/$name.out")" = 9 ]
+	check "signal $shape: kill_reap_s reported" [ -n "$(kv "$T/$name.gen" kill_reap_s)" ]
+done
+
 # The tgid record of exitgen itself: a thread-shape run, collected without
 # a comm filter and picked out by exitgen's pid.  Its threads other than the
 # tasks are the main thread and one spawner; the tgid record comes with the
