@@ -1,0 +1,48 @@
+#!/bin/sh
+# How close does `exitgen --rate max` come to a bare create-and-join loop
+# of the same shape (`exitgen --baseline`)?  Runs both in ABBA blocks
+# (baseline, max, max, baseline) so drift on a noisy machine cancels out,
+# and prints the medians of the rates and of the per-block ratios.
+#
+#   tools/exitgen-maxratio.sh [-b BLOCKS] [-d SECONDS] [-w WORKERS] [SHAPE...]
+#
+# Defaults: 5 blocks of 1-second runs, 1 worker, shapes thread and process.
+set -eu
+EXITGEN=${EXITGEN:-$(dirname "$0")/../exitgen}
+blocks=5 secs=1 workers=1
+while getopts b:d:w: o; do
+	case $o in
+	b) blocks=$OPTARG ;;
+	d) secs=$OPTARG ;;
+	w) workers=$OPTARG ;;
+	*) echo "usage: $0 [-b BLOCKS] [-d SECONDS] [-w WORKERS] [SHAPE...]" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || set -- thread process
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+rate() { # rate MODE SHAPE: one run's achieved rate
+	"$EXITGEN" $1 --shape "$2" --workers "$workers" --duration "$secs" -q \
+		--summary "$tmp/s" && sed -n 's/^achieved_rate=//p' "$tmp/s"
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+printf '%-10s %7s %12s %12s %8s  %s\n' shape workers baseline/s max/s ratio "block ratios"
+for shape in "$@"; do
+	: >"$tmp/b"; : >"$tmp/m"; : >"$tmp/r"
+	i=0
+	while [ $i -lt "$blocks" ]; do
+		b1=$(rate --baseline "$shape"); m1=$(rate "--rate max" "$shape")
+		m2=$(rate "--rate max" "$shape"); b2=$(rate --baseline "$shape")
+		echo "$b1" >>"$tmp/b"; echo "$b2" >>"$tmp/b"
+		echo "$m1" >>"$tmp/m"; echo "$m2" >>"$tmp/m"
+		echo "$m1 $m2 $b1 $b2" | awk '{ printf "%.4f\n", ($1 + $2) / ($3 + $4) }' >>"$tmp/r"
+		i=$((i + 1))
+	done
+	printf '%-10s %7s %12.1f %12.1f %8.4f  %s\n' "$shape" "$workers" \
+		"$(median <"$tmp/b")" "$(median <"$tmp/m")" "$(median <"$tmp/r")" \
+		"$(tr '\n' ' ' <"$tmp/r")"
+done
