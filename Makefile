@@ -40,7 +40,7 @@ UNIT_SRCS   := $(wildcard tests/unit/test_*.c)
 UNIT_BINS   := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 MANPAGES    := man/exitmon.8 man/exitgen.1 man/exitsweep.1
 
-.PHONY: all check unit e2e lint-man install clean bench fuzz deps demo test
+.PHONY: all check unit e2e lint-man install clean bench soak fuzz deps demo test
 all: $(PROGRAMS)
 
 $(B)/%.o: %.c
@@ -71,7 +71,7 @@ $(B)/tests/%: $(B)/tests/unit/%.o $(B)/libexitmon.a
 # Every tier: unit tests (no privileges), man page lint, end-to-end tests
 # against the real kernel (they skip, exit 77, only where taskstats or
 # CAP_NET_ADMIN is truly absent).
-check: all unit lint-man e2e
+check: all unit sanitize fuzz-smoke lint-man e2e
 
 unit: $(UNIT_BINS)
 	$(Q)set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
@@ -85,6 +85,9 @@ e2e: all
 
 bench: all
 	$(Q)tools/bench.sh
+
+soak: all
+	$(Q)tools/soak.sh
 
 install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) \
@@ -113,5 +116,7 @@ test: deps
 
 clean:
 	rm -rf $(B) $(PROGRAMS)
+
+include tests/fuzz/fuzz.mk
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

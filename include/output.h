@@ -24,6 +24,8 @@ struct output {
 	uint64_t lines;		/* whole lines in buf */
 	uint64_t written, unwritten;
 	int last_err;		/* -errno of the last failed write, 0 if fine */
+	int ever_err;		/* the last hard error ever seen (sticky) */
+	uint64_t repaired;	/* bytes of a partial last line cut at open */
 };
 
 /* Opens (append) or uses stdout; writes the format's header to an empty
@@ -36,10 +38,15 @@ void output_put(struct output *o, const char *buf, size_t len, uint64_t lines);
 void output_lost(struct output *o, uint64_t lines);
 /* Write what is queued.  0, or -errno of a failure (already counted). */
 int output_flush(struct output *o);
+/* The current hard write error (-errno), or 0 when writing works. */
+int output_error(struct output *o);
 /* Snapshot of the written/unwritten counters. */
 void output_counts(struct output *o, uint64_t *written, uint64_t *unwritten);
 /* Close and reopen the same path (log rotation). */
 int output_reopen(struct output *o);
+/* Write what is queued, waiting up to timeout_ms for a slow reader; what
+ * still cannot be written is counted as unwritten.  For the end of a run. */
+void output_drain(struct output *o, int timeout_ms);
 /* Forget what is queued (start-up failed: nothing worth writing). */
 void output_discard(struct output *o);
 void output_close(struct output *o);

@@ -24,6 +24,8 @@ volatile sig_atomic_t mon_stop, mon_reopen, mon_print_stats;
 
 #define SELFCHECK_TIMEOUT_MS 2000
 #define TICK_MS 50
+/* How long the end of a run waits for a slow reader of the output. */
+#define OUTPUT_DRAIN_MS 2000
 
 static void on_signal(int sig)
 {
@@ -78,6 +80,7 @@ struct mon {
 	double t0, start_unix, last_stats, last_metrics;
 	uint64_t records_at_stats, records_at_metrics;
 	bool pidfile_written;
+	int out_err;			/* output error last reported */
 };
 
 /* Refresh m->total from what the shards published. */
@@ -317,10 +320,26 @@ static void print_stats(struct mon *m, double now)
 	m->records_at_stats = m->total.records;
 }
 
+/* One line when writing starts failing, one when it works again. */
+static void watch_output(struct mon *m)
+{
+	int e = output_error(&m->out);
+	const char *name = m->cfg->output ? m->cfg->output : "standard output";
+
+	if (e && e != m->out_err)
+		warnmsg("writing %s failed: %s; records are counted as unwritten "
+			"until it works again", name, strerror(-e));
+	else if (!e && m->out_err)
+		warnmsg("writing %s works again", name);
+	m->out_err = e;
+}
+
 static void tick(struct mon *m, double now)
 {
 	const struct mon_config *cfg = m->cfg;
 	int r;
+
+	watch_output(m);
 
 	if (mon_reopen) {
 		mon_reopen = 0;
@@ -365,7 +384,7 @@ static void finish(struct mon *m, struct run_info *ri)
 	atomic_store(&m->stop, true);
 	for (i = 0; i < m->n_opened; i++)
 		shard_finish(&m->shards[i]);
-	output_flush(&m->out);
+	output_drain(&m->out, OUTPUT_DRAIN_MS);
 	ri->seconds = now_s() - m->t0;
 	ri->interval_ms = m->cfg->interval_ms;
 	ri->wakeup = m->cfg->wakeup;
@@ -384,10 +403,11 @@ static int report(struct mon *m, struct run_info *ri, int status)
 	ri->struct_version = m->version;
 	run_info_fill_usage(ri);
 	report_final(&rc, ri);
-	if (m->out.last_err)
-		warnmsg("writing records failed: %s; %llu records could not be "
-			"written", strerror(-m->out.last_err),
-			(unsigned long long)rc.unwritten);
+	if (rc.unwritten)
+		warnmsg("%llu records could not be written (%s)",
+			(unsigned long long)rc.unwritten,
+			m->out.ever_err ? strerror(-m->out.ever_err)
+					: "the reader did not keep up");
 	if (m->cfg->summary && report_summary(m->cfg->summary, &rc, ri) < 0) {
 		warnmsg("cannot write summary %s", m->cfg->summary);
 		return status ? status : EXIT_OUTPUT;
@@ -417,6 +437,10 @@ int mon_run(const struct mon_config *cfg)
 	memset(&m, 0, sizeof(m));
 	m.cfg = cfg;
 	if ((status = open_sinks(&m)) == 0) {
+		if (m.out.repaired)
+			warnmsg("%s ended in a partial record (%llu bytes), cut "
+				"off before appending", cfg->output,
+				(unsigned long long)m.out.repaired);
 		status = start(&m);
 		if (status == 0)
 			main_loop(&m);
@@ -465,7 +489,7 @@ int mon_replay(const struct mon_config *cfg)
 			col.n.truncated++;
 		}
 		collector_push(&col);
-		output_flush(&m.out);
+		output_drain(&m.out, OUTPUT_DRAIN_MS);
 		ri.seconds = now_s() - m.t0;
 		rc.n = &col.n;
 		output_counts(&m.out, &rc.written, &rc.unwritten);

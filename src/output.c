@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -24,6 +25,38 @@ static uint64_t count_lines(const char *p, size_t n)
 	return c;
 }
 
+/* A run killed in the middle of a write can leave a partial last line:
+ * cut it off before appending, so the file holds whole records only. */
+static void repair_tail(struct output *o, off_t size)
+{
+	char buf[4096];
+	off_t pos = size;
+	int rfd = open(o->path, O_RDONLY | O_CLOEXEC);	/* ours is write-only */
+
+	if (rfd < 0)
+		return;
+	while (pos > 0) {
+		size_t n = pos < (off_t)sizeof(buf) ? (size_t)pos : sizeof(buf);
+		const char *nl;
+
+		if (pread(rfd, buf, n, pos - (off_t)n) != (ssize_t)n)
+			break;
+		nl = memrchr(buf, '\n', n);
+		if (nl) {
+			off_t keep = pos - (off_t)n + (nl - buf) + 1;
+
+			if (keep != size && ftruncate(o->fd, keep) == 0)
+				o->repaired += (uint64_t)(size - keep);
+			close(rfd);
+			return;
+		}
+		pos -= (off_t)n;
+	}
+	if (pos == 0 && ftruncate(o->fd, 0) == 0)	/* no newline at all */
+		o->repaired += (uint64_t)size;
+	close(rfd);
+}
+
 static int open_fd(struct output *o)
 {
 	struct stat st;
@@ -39,6 +72,11 @@ static int open_fd(struct output *o)
 	if (fstat(o->fd, &st) < 0)
 		return -errno;
 	o->regular = S_ISREG(st.st_mode);
+	if (o->regular && o->path && st.st_size > 0) {
+		repair_tail(o, st.st_size);
+		if (o->repaired && fstat(o->fd, &st) < 0)
+			return -errno;
+	}
 	/* A pipe whose reader stops must not stop the collector. */
 	if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
 		int fl = fcntl(o->fd, F_GETFL);
@@ -124,6 +162,16 @@ void output_lost(struct output *o, uint64_t lines)
 	pthread_mutex_unlock(&o->lock);
 }
 
+int output_error(struct output *o)
+{
+	int e;
+
+	pthread_mutex_lock(&o->lock);
+	e = o->last_err == -EAGAIN ? 0 : o->last_err;
+	pthread_mutex_unlock(&o->lock);
+	return e;
+}
+
 void output_counts(struct output *o, uint64_t *written, uint64_t *unwritten)
 {
 	pthread_mutex_lock(&o->lock);
@@ -171,6 +219,8 @@ static int flush_locked(struct output *o)
 		if (n < 0 && errno == EINTR)
 			continue;
 		o->last_err = n < 0 ? -errno : -EIO;
+		if (o->last_err != -EAGAIN)
+			o->ever_err = o->last_err;
 		break;
 	}
 	if (done == o->len) {
@@ -208,6 +258,26 @@ int output_flush(struct output *o)
 	r = flush_locked(o);
 	pthread_mutex_unlock(&o->lock);
 	return r;
+}
+
+void output_drain(struct output *o, int timeout_ms)
+{
+	int waited = 0;
+
+	pthread_mutex_lock(&o->lock);
+	while (flush_locked(o) == -EAGAIN && waited < timeout_ms) {
+		struct pollfd p = { .fd = o->fd, .events = POLLOUT };
+
+		pthread_mutex_unlock(&o->lock);
+		poll(&p, 1, 100);
+		waited += 100;
+		pthread_mutex_lock(&o->lock);
+	}
+	/* Whatever a stalled reader left: lost, and counted. */
+	o->unwritten += o->lines;
+	o->lines = 0;
+	o->len = 0;
+	pthread_mutex_unlock(&o->lock);
 }
 
 int output_reopen(struct output *o)

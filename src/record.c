@@ -346,9 +346,10 @@ static int parse_aggr(const unsigned char *p, size_t len, uint16_t id_type,
 				return -EBADMSG;
 			stats = d;
 			stats_len = dlen;
-		} else {
-			return -EBADMSG;
+		} else if (type <= TS_TYPE_NULL) {
+			return -EBADMSG;	/* a known type in the wrong place */
 		}
+		/* Newer attribute types are skipped: later kernels may add them. */
 	}
 	if (ret < 0 || !have_id || !stats)
 		return -EBADMSG;
@@ -393,8 +394,8 @@ int record_parse_attrs(const void *attrs, size_t len, struct exit_msg *out)
 		struct exit_record *r;
 		bool pid = type == TS_TYPE_AGGR_PID;
 
-		if (type == TS_TYPE_NULL)
-			continue;
+		if (type >= TS_TYPE_NULL)
+			continue;	/* padding, or an attribute newer than us */
 		/* Exactly: one AGGR_PID first, then at most one AGGR_TGID. */
 		if (!(pid && out->n == 0) && !(type == TS_TYPE_AGGR_TGID && out->n == 1))
 			return -EBADMSG;

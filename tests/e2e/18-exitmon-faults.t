@@ -1,0 +1,119 @@
+#!/bin/bash
+# Faults: a full disk, a reader that stops or goes away, a SIGKILL.  The
+# collector keeps receiving and counting, reports what it could not write,
+# recovers, and leaves whole records only.
+. "$(dirname "$0")/lib.sh"
+need_taskstats
+
+TAG=xmflt$$
+bin=$(tagbin "$TAG")
+burst() { for ((i = 0; i < $1; i++)); do "$bin"; done; }
+
+# whole_csv FILE: every line a complete record (39 columns, ends in \n)
+whole_csv() {
+	python3 - "$1" <<'PY'
+import csv, sys
+data = open(sys.argv[1], newline='', encoding='latin-1').read()
+rows = list(csv.reader(data.splitlines()))
+sys.exit(0 if data.endswith('\n') and rows and all(len(r) == len(rows[0]) for r in rows) else 1)
+PY
+}
+
+# 1. Disk full, then space again.
+mkdir "$T/full"
+if mount -t tmpfs -o size=64k tmpfs "$T/full" 2>/dev/null; then
+	trap 'umount "$T/full" 2>/dev/null; cleanup' EXIT
+	start_exitmon full -f csv --comm "$TAG" -o "$T/full/out.csv"
+	# start_exitmon's -o comes first; ours overrides it (last one wins).
+	dd if=/dev/zero of="$T/full/filler" bs=1k 2>/dev/null
+	burst 200
+	sleep 0.3
+	rm -f "$T/full/filler"
+	burst 20
+	sleep 0.3
+	stop_exitmon
+	s=$T/full.sum
+	diag "disk full: matched=$(kv $s matched) written=$(kv $s written) unwritten=$(kv $s unwritten)"
+	check "disk full: collector exits 0" [ $? -eq 0 ]
+	check "disk full: records not written are counted" [ "$(kv $s unwritten)" -gt 0 ]
+	check "disk full: written + unwritten = matched" \
+		[ $(( $(kv $s written) + $(kv $s unwritten) )) -eq "$(kv $s matched)" ]
+	check "disk full: nothing dropped by the socket" [ "$(kv $s dropped)" -eq 0 ]
+	check "disk full: written count matches the file" \
+		[ "$(grep -c ",$TAG," "$T/full/out.csv")" -eq "$(kv $s written)" ]
+	check "disk full: the file holds whole records only" whole_csv "$T/full/out.csv"
+	check "disk full: recovered, the last records are written" \
+		[ "$(kv $s written)" -ge 20 ]
+	check "disk full: reported on stderr" grep -q "could not be written" "$T/full.err"
+	umount "$T/full"
+else
+	nok "cannot mount a small tmpfs for the disk-full test"
+fi
+
+# 2. A reader that stops reading: the collector keeps receiving.
+mkfifo "$T/fifo"
+( exec cat "$T/fifo" > "$T/fifo.out" ) &
+reader=$!
+_pids="$_pids $reader"
+"$EXITMON" -f csv --comm "$TAG" --pidfile "$T/st.pid" --summary "$T/st.sum" \
+	-o "$T/fifo" 2>"$T/st.err" &
+mon=$!
+wait_file "$T/st.pid"
+kill -STOP $reader
+burst 300
+sleep 0.3
+kill -USR1 $mon
+sleep 0.3
+check "stalled reader: collector still receives everything" \
+	grep -q "matched=300 .*dropped=0" "$T/st.err"
+kill -CONT $reader
+sleep 0.3
+kill -TERM $mon; wait $mon
+check "stalled reader: exit 0" [ $? -eq 0 ]
+wait $reader
+check "stalled reader: all 300 records arrive once it reads again" \
+	[ "$(grep -c ",$TAG," "$T/fifo.out")" -eq 300 ]
+check "stalled reader: whole records" whole_csv "$T/fifo.out"
+
+# 3. A reader that goes away (EPIPE): counted, not fatal.
+"$EXITMON" -f csv --comm "$TAG" --pidfile "$T/ep.pid" --summary "$T/ep.sum" \
+	2>"$T/ep.err" | head -c 1 > /dev/null &
+wait_file "$T/ep.pid"
+burst 50
+sleep 0.3
+burst 50
+sleep 0.3
+kill -TERM "$(cat "$T/ep.pid")"
+wait
+check "reader gone: collector ran to the end and wrote its summary" \
+	[ "$(kv "$T/ep.sum" matched)" -eq 100 ]
+check "reader gone: records it could not write are counted" \
+	[ "$(kv "$T/ep.sum" unwritten)" -gt 0 ]
+
+# 4. SIGKILL in the middle of heavy output: whole records, replayable capture.
+start_exitmon kill -f csv --capture "$T/kill.pcap"
+python3 - <<'PY' &
+import threading
+for _ in range(3000):
+    t = threading.Thread(target=lambda: None); t.start(); t.join()
+PY
+gen=$!
+sleep 0.4
+kill -KILL "$MON_PID"
+wait "$gen"
+wait "$MON_PID" 2>/dev/null
+# A restart appending to the same file first cuts any partial last line.
+"$EXITMON" -f csv -o "$T/kill.out" --duration 0.3 2>"$T/kill2.err"
+check "after SIGKILL: restart appends fine" [ $? -eq 0 ]
+check "after SIGKILL: the output holds whole records only" whole_csv "$T/kill.out"
+"$EXITMON" --replay "$T/kill.pcap" -f csv > "$T/kill.replay" 2>"$T/kill.rerr"
+check "after SIGKILL: the capture replays" [ $? -eq 0 ]
+check "after SIGKILL: replayed records are whole" whole_csv "$T/kill.replay"
+
+# A partial last line is cut at open, and said so.
+printf 'type,pid\npid,1\npid,2' > "$T/partial.csv"
+"$EXITMON" -f csv -o "$T/partial.csv" --duration 0.2 2>"$T/partial.err"
+check "partial line cut off before appending" \
+	[ "$(head -3 "$T/partial.csv" | tr '\n' '|')" = "type,pid|pid,1|$(sed -n 3p "$T/partial.csv")|" ]
+check "and reported" grep -q "partial record" "$T/partial.err"
+done_testing
