@@ -105,7 +105,8 @@ struct spawn_ctx {
 	int error;
 	const char *error_what;
 	pthread_mutex_t lock;	/* error, error_what */
-	pthread_barrier_t ready; /* batch: every first batch is made */
+	atomic_uint line_left;	/* batch: spawners yet to reach the start line */
+	atomic_uint line_go;	/* batch: the schedule has started (futex) */
 	uint64_t start_ns;
 	struct rusage self0, children0;
 	atomic_uint done;	/* workers finished */
@@ -136,6 +137,9 @@ void ctx_stop(struct spawn_ctx *ctx, enum spawn_stop why, int err,
 	      const char *what);
 /* Take the time and resource origin of the run. */
 void ctx_start_clock(struct spawn_ctx *ctx);
+/* n spawners will not come to the start line (any more): the last one
+ * there starts the clock and lets everyone go. */
+void ctx_leave_line(struct spawn_ctx *ctx, unsigned n);
 
 /* ---- background children and the shared mapping (spawn_bg.c) ---------- */
 int bg_start(uint64_t n, pid_t **pids, uint64_t *made);

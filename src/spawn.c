@@ -115,6 +115,15 @@ void ctx_stop(struct spawn_ctx *ctx, enum spawn_stop why, int err,
 	}
 }
 
+void ctx_leave_line(struct spawn_ctx *ctx, unsigned n)
+{
+	if (n && atomic_fetch_sub(&ctx->line_left, n) == n) {
+		ctx_start_clock(ctx);
+		atomic_store(&ctx->line_go, 1);
+		futex_wake_all(&ctx->line_go);
+	}
+}
+
 void ctx_start_clock(struct spawn_ctx *ctx)
 {
 	getrusage(RUSAGE_SELF, &ctx->self0);
@@ -335,10 +344,13 @@ static int run_workers(struct spawn_ctx *ctx, struct worker *ws)
 			break;
 	}
 	if (r < 0) {
-		/* Those started must still finish; a batch barrier would wait
-		 * for the missing ones forever, so none of this is batched. */
-		ctx_stop(ctx, STOP_ERROR, r, "starting spawner threads");
+		/* Those started finish on their own; the missing ones must
+		 * not be waited for, at the start line or at the end. */
+		ctx_stop(ctx, r == -EAGAIN ? STOP_LIMIT : STOP_ERROR, r,
+			 "starting spawner threads");
 		atomic_fetch_add(&ctx->done, cfg->workers - started);
+		if (cfg->batch)
+			ctx_leave_line(ctx, cfg->workers - started);
 	}
 	wait_workers(ctx);
 	for (unsigned i = 0; i < started; i++)
@@ -375,7 +387,8 @@ static int setup_run(struct setup *s, const struct spawn_config *cfg,
 	s->ctx.cfg = cfg;
 	s->ctx.main_thread = pthread_self();
 	pthread_mutex_init(&s->ctx.lock, NULL);
-	pthread_barrier_init(&s->ctx.ready, NULL, cfg->workers);
+	atomic_init(&s->ctx.line_left, cfg->workers);
+	atomic_init(&s->ctx.line_go, 0);
 	r = pace_init(&s->ctx.pace, cfg->rate, cfg->cohort ? 1 : cfg->count,
 		      cfg->cohort ? 0 : cfg->duration);
 	if (r < 0)
@@ -442,7 +455,6 @@ static void teardown(struct setup *s, const struct spawn_config *cfg,
 	map_release(s->map, cfg->mmap_bytes);
 	plan_fini(&s->ctx.plan);
 	res->children_left = children_left();
-	pthread_barrier_destroy(&s->ctx.ready);
 	pthread_mutex_destroy(&s->ctx.lock);
 	restore_signals(&s->oldmask);
 }

@@ -211,11 +211,11 @@ static uint64_t prepare_batch(struct worker *w, uint64_t first, uint64_t n)
  * the schedule begins only when every first batch is waiting. */
 static void batch_start_line(struct worker *w)
 {
-	int r = pthread_barrier_wait(&w->ctx->ready);
+	struct spawn_ctx *ctx = w->ctx;
 
-	if (r == PTHREAD_BARRIER_SERIAL_THREAD)
-		ctx_start_clock(w->ctx);
-	pthread_barrier_wait(&w->ctx->ready);
+	ctx_leave_line(ctx, 1);
+	while (!atomic_load(&ctx->line_go))
+		futex_wait_ns(&ctx->line_go, 0, 0);
 }
 
 static void release_and_reap(struct worker *w, struct task_ctl *c, bool timed)
