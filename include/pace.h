@@ -27,7 +27,8 @@ struct pace {
 	bool count_from_duration; /* the duration, not --count, set count */
 	double duration_ns;	/* 0: no duration */
 	uint64_t start_ns;	/* CLOCK_MONOTONIC origin of the schedule */
-	uint64_t cutoff_ns;	/* no task is issued after this (UINT64_MAX) */
+	uint64_t cutoff_ns;	/* no task is issued after this (UINT64_MAX):
+				 * the duration plus a little grace */
 	atomic_bool ended;	/* some spawner hit the cutoff */
 	atomic_uint_fast64_t next; /* next index to hand out */
 };

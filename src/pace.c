@@ -46,10 +46,15 @@ int pace_init(struct pace *p, double rate, uint64_t count, double duration_s)
 void pace_start(struct pace *p, uint64_t now_ns)
 {
 	p->start_ns = now_ns;
-	/* A saturated run still ends with its duration; tasks one period late
-	 * at the end are let through so an on-time run keeps its last task. */
-	if (p->duration_ns > 0)
-		p->cutoff_ns = now_ns + (uint64_t)(p->duration_ns + p->period_ns);
+	/* A saturated run still ends with its duration.  The grace lets an
+	 * on-time run keep its last tasks through a hiccup at the very end:
+	 * a tenth of the duration, at most 100 ms, at least one period. */
+	if (p->duration_ns > 0) {
+		double grace = fmax(p->period_ns,
+				    fmin(p->duration_ns / 10, 100e6));
+
+		p->cutoff_ns = now_ns + (uint64_t)(p->duration_ns + grace);
+	}
 }
 
 uint64_t pace_reserve(struct pace *p, uint64_t n, uint64_t *first)

@@ -204,6 +204,27 @@ static void test_cutoff(void **state)
 	assert_true(pace_ended_by_duration(&p));
 }
 
+/* The cutoff: the duration plus a tenth of it, at most 100 ms, at least a
+ * period. */
+static void test_cutoff_grace(void **state)
+{
+	struct pace p;
+
+	(void)state;
+	assert_int_equal(pace_init(&p, 1000, UINT64_MAX, 2.0), 0);
+	pace_start(&p, 1000);
+	assert_int_equal(p.cutoff_ns, 1000 + 2100000000ull);
+	assert_int_equal(pace_init(&p, 1000, UINT64_MAX, 0.5), 0);
+	pace_start(&p, 0);
+	assert_int_equal(p.cutoff_ns, 550000000ull);
+	assert_int_equal(pace_init(&p, 2, UINT64_MAX, 1.0), 0);	/* 0.5 s */
+	pace_start(&p, 0);
+	assert_int_equal(p.cutoff_ns, 1500000000ull);
+	assert_int_equal(pace_init(&p, 2, 10, 0), 0);
+	pace_start(&p, 0);
+	assert_int_equal(p.cutoff_ns, UINT64_MAX);
+}
+
 static void test_late_hist(void **state)
 {
 	static struct hist h;
@@ -270,6 +291,7 @@ int main(void)
 		cmocka_unit_test(test_wait_stop),
 		cmocka_unit_test(test_wait_stop_while_sleeping),
 		cmocka_unit_test(test_cutoff),
+		cmocka_unit_test(test_cutoff_grace),
 		cmocka_unit_test(test_late_hist),
 		cmocka_unit_test(test_hist_accuracy),
 	};
