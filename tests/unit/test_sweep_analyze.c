@@ -177,6 +177,13 @@ static void test_format_figures(void **state)
 	assert_string_equal(sweep_fmt_pct_ci(b, sizeof(b), -0.14, 0.5, true, false),
 			    "-0.14 ±0.50~");
 	assert_string_equal(sweep_fmt_pct_ci(b, sizeof(b), 1, 1, false, false), "n/a");
+	/* a narrow interval keeps its width visible */
+	assert_string_equal(sweep_fmt_pct_ci(b, sizeof(b), -0.0103, 0.0043, true, true),
+			    "-0.0103 ±0.0043 ");
+	assert_string_equal(sweep_fmt_pct_ci(b, sizeof(b), 0.012, 0.03, true, false),
+			    "+0.012 ±0.030~");
+	assert_string_equal(sweep_fmt_pct_ci(b, sizeof(b), 5, 0, true, true),
+			    "+5.00 ±0.00 ");
 	assert_string_equal(sweep_fmt_sig(b, sizeof(b), 1234.5678, 4), "1235");
 	assert_string_equal(sweep_fmt_sig(b, sizeof(b), 0.0123456, 4), "0.01235");
 	assert_string_equal(sweep_fmt_sig(b, sizeof(b), NAN, 4), "-");

@@ -235,13 +235,13 @@ static void configure(struct sweep_config *cfg, const struct raw_opts *o)
 							     1000000);
 		break;
 	case KIND_REAP:
-		s = o->background ? o->background : q ? "0,1000" : "0,1000,2000,4000";
+		s = o->background ? o->background : q ? "0,500" : "0,1000,2000,4000";
 		list_or_die(sweep_plan_parse_counts(s, &cfg->dim[DIM_BACKGROUND]),
 			    "background", s, "a list of child counts such as 0,2000");
 		s = o->mmap ? o->mmap : "none,100M";
 		list_or_die(sweep_plan_parse_sizes(s, &cfg->dim[DIM_MMAP]), "mmap", s,
 			    "a list of sizes such as none,100M");
-		cfg->count = number_or_die("count", o->count ? o->count : q ? "300" : "1000",
+		cfg->count = number_or_die("count", o->count ? o->count : q ? "200" : "1000",
 					   1, 100000000);
 		cfg->kill_batch = (uint32_t)number_or_die("kill-batch",
 			o->kill_batch ? o->kill_batch : q ? "100" : "200", 1, 1000000);
@@ -269,7 +269,7 @@ static void configure(struct sweep_config *cfg, const struct raw_opts *o)
 	s = o->delayacct ? o->delayacct : "keep";
 	list_or_die(sweep_plan_parse_dacct(s, &cfg->dim[DIM_DACCT]), "delayacct", s,
 		    "keep, on, off or both");
-	cfg->runs = (unsigned)number_or_die("runs", o->runs ? o->runs : q ? "3" : "10",
+	cfg->runs = (unsigned)number_or_die("runs", o->runs ? o->runs : q ? "5" : "10",
 					    2, 100000);
 	if (o->seed)
 		cfg->seed = number_or_die("seed", o->seed, 0, UINT64_MAX);

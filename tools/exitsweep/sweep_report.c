@@ -34,7 +34,14 @@ char *sweep_fmt_pct_ci(char *buf, size_t len, double est, double half, bool ok,
 		snprintf(buf, len, "n/a");
 		return buf;
 	}
-	dec = fmax(fabs(est), half) >= 100 ? 1 : 2;
+	/* two decimals, one from 100 up, more when the interval is narrower
+	 * than 0.1 so that its width still shows (up to four) */
+	if (fmax(fabs(est), half) >= 100)
+		dec = 1;
+	else if (half > 0 && half < 0.1)
+		dec = (int)fmin(4, fmax(2, ceil(-log10(half)) + 1));
+	else
+		dec = 2;
 	snprintf(buf, len, "%+.*f ±%.*f%s", dec, est, dec, half,
 		 significant ? " " : "~");
 	return buf;
@@ -125,10 +132,13 @@ static void header(FILE *f, const struct sweep_config *cfg,
 	fprintf(f, "exitsweep %s, kind %s, on %s: Linux %s %s, %ld CPUs (%s)\n",
 		m->exitsweep_version, sweep_kind_name(cfg->kind), m->hostname,
 		m->kernel, m->arch, m->cpus, m->cpu_model);
-	fprintf(f, "taskstats version %s%d; kernel.task_delayacct was %d%s; %s; %s\n",
-		m->struct_version ? "" : "unknown ", m->struct_version,
-		m->delayacct, dacct_varied(cfg) ? " (restored)" : "",
-		m->exitmon_version, m->exitgen_version);
+	if (m->struct_version)
+		fprintf(f, "taskstats version %d; ", m->struct_version);
+	else
+		fprintf(f, "taskstats version unknown; ");
+	fprintf(f, "kernel.task_delayacct was %d%s; %s; %s\n", m->delayacct,
+		dacct_varied(cfg) ? " (restored)" : "", m->exitmon_version,
+		m->exitgen_version);
 	fprintf(f, "%s; %u runs per cell", matrix, cfg->runs);
 	if (cfg->kind == KIND_OVERHEAD)
 		fprintf(f, ", %llu exits per run", (unsigned long long)cfg->count);
@@ -302,7 +312,7 @@ static void cell_table(FILE *f, const struct sweep_config *cfg,
 		       const struct sweep_plan *plan, const struct analysis *a)
 {
 	static const enum sweep_metric overhead[] = { M_ACHIEVED, M_USER, M_SYS,
-		M_ELAPSED, M_LATE_P99, M_MON_USER, M_MON_SYS };
+		M_ELAPSED, M_MON_USER, M_MON_SYS };
 	static const enum sweep_metric reap[] = { M_FORK_REAP_P50,
 		M_FORK_REAP_P99, M_KILL_REAP, M_KILL_BG, M_SYS, M_ELAPSED };
 	static const enum sweep_metric cohort[] = { M_FIRST, M_LAST, M_SPREAD,
@@ -338,7 +348,8 @@ static void cell_table(FILE *f, const struct sweep_config *cfg,
 	}
 	if (groups)
 		sweep_table_cell(t, "Groups (runs)");
-	sweep_table_right(t, 0);
+	if (row != DIM_WORK)
+		sweep_table_right(t, 0);
 	for (size_t i = 1 + ng; i < 1 + ng + 1 + nm; i++)
 		sweep_table_right(t, i);
 	for (size_t oi = 0; oi < plan->n_cells; oi++) {
