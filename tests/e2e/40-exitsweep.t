@@ -37,6 +37,7 @@ usage "--rates with --kind reap" --kind reap --rates 500
 usage "--background with --kind overhead" --background 100
 usage "cohort without a listener" --kind cohort --listener none
 usage "--work junk" --kind cohort --work sleep:5
+usage "--count with --kind cohort" --kind cohort --count 5
 usage "stray argument" extra
 usage "compare without files" compare
 usage "--exitgen that is not there" --exitgen "$T/nothing"

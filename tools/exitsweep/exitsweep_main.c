@@ -4,7 +4,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +22,7 @@
 #include "sweep_machine.h"
 #include "sweep_plan.h"
 #include "sweep_plot.h"
+#include "sweep_progress.h"
 #include "sweep_proc.h"
 #include "sweep_report.h"
 #include "sweep_run.h"
@@ -271,6 +271,9 @@ static void configure(struct sweep_config *cfg, const struct raw_opts *o)
 		    "keep, on, off or both");
 	cfg->runs = (unsigned)number_or_die("runs", o->runs ? o->runs : q ? "5" : "10",
 					    2, 100000);
+	if (o->count && cfg->kind == KIND_COHORT)
+		usage_error("%s", "--count does not apply to --kind cohort "
+			    "(--cohort N sets the workers)");
 	if (o->seed)
 		cfg->seed = number_or_die("seed", o->seed, 0, UINT64_MAX);
 	else
@@ -387,89 +390,6 @@ static void make_tmpdir(void)
 	atexit(remove_tmpdir);
 }
 
-/* --- progress --- */
-
-struct progress {
-	double start;
-	double *cell_time;	/* seconds spent per cell */
-	unsigned *cell_runs;
-	double paced_extra;	/* mean run time beyond count/rate */
-	unsigned paced_n;
-	bool tty;
-};
-
-static double guess(const struct sweep_config *cfg, const struct sweep_plan *plan,
-		    const struct progress *p, size_t cell, bool *known)
-{
-	double all = 0;
-	unsigned n = 0;
-
-	if (p->cell_runs[cell])
-		return p->cell_time[cell] / p->cell_runs[cell];
-	if (cfg->kind == KIND_OVERHEAD) {
-		int64_t rate = cell_val(cfg, &plan->cells[cell], DIM_RATE);
-		double extra = p->paced_n ? p->paced_extra / p->paced_n : 0.3;
-
-		if (rate)
-			return (double)cfg->count / (double)rate + extra;
-	}
-	for (size_t c = 0; c < plan->n_cells; c++) {
-		all += p->cell_time[c];
-		n += p->cell_runs[c];
-	}
-	if (!n)
-		*known = false;
-	return n ? all / n : 0;
-}
-
-static void clock_text(char *buf, size_t len, double s)
-{
-	long t = lround(s);
-
-	if (t >= 3600)
-		snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
-	else
-		snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
-}
-
-static void progress_show(const struct sweep_config *cfg,
-			  const struct sweep_plan *plan, const struct progress *p,
-			  size_t i)
-{
-	char key[256], el[32], left[32];
-	double rest = 0;
-	bool known = true;
-
-	if (cfg->quiet)
-		return;
-	for (size_t j = i; j < plan->n_runs; j++)
-		rest += guess(cfg, plan, p, plan->runs[j].cell, &known);
-	sweep_analyze_cell_key(cfg, &plan->cells[plan->runs[i].cell], DIM_COUNT, key,
-			 sizeof(key));
-	clock_text(el, sizeof(el), sweep_proc_now() - p->start);
-	clock_text(left, sizeof(left), rest);
-	fprintf(stderr, "%s%s: run %zu of %zu (%s): %s elapsed, %s%s left%s",
-		p->tty ? "\r\033[K" : "", progname, i + 1, plan->n_runs, key, el,
-		known ? "about " : "", known ? left : "?", p->tty ? "" : "\n");
-	fflush(stderr);
-}
-
-static void progress_note(const struct sweep_config *cfg,
-			  const struct sweep_plan *plan, struct progress *p,
-			  size_t cell, double took)
-{
-	p->cell_time[cell] += took;
-	p->cell_runs[cell]++;
-	if (cfg->kind == KIND_OVERHEAD) {
-		int64_t rate = cell_val(cfg, &plan->cells[cell], DIM_RATE);
-
-		if (rate) {
-			p->paced_extra += took - (double)cfg->count / (double)rate;
-			p->paced_n++;
-		}
-	}
-}
-
 /* --- the sweep --- */
 
 static void restore_or_warn(bool *failed)
@@ -516,7 +436,7 @@ static int sweep(struct sweep_config *cfg, struct sweep_machine *m)
 {
 	struct sweep_plan plan;
 	struct run_env env = { cfg, tmpdir, m, 30.0 };
-	struct progress p = { 0 };
+	struct sweep_progress p;
 	char err[1024], key[256];
 	size_t done = 0, failed_at = SIZE_MAX;
 	bool restore_failed = false;
@@ -524,12 +444,8 @@ static int sweep(struct sweep_config *cfg, struct sweep_machine *m)
 
 	if (sweep_plan_build(cfg, &plan) < 0)
 		die(EXIT_RUNTIME, "out of memory");
-	p.cell_time = calloc(plan.n_cells, sizeof(*p.cell_time));
-	p.cell_runs = calloc(plan.n_cells, sizeof(*p.cell_runs));
-	if (!p.cell_time || !p.cell_runs)
+	if (sweep_progress_init(&p, plan.n_cells, isatty(2)) < 0)
 		die(EXIT_RUNTIME, "out of memory");
-	p.tty = isatty(2);
-	p.start = sweep_proc_now();
 	if (!cfg->quiet)
 		fprintf(stderr, "%s: %zu cells x %u runs = %zu runs, seed %llu\n",
 			progname, plan.n_cells, cfg->runs, plan.n_runs,
@@ -540,14 +456,15 @@ static int sweep(struct sweep_config *cfg, struct sweep_machine *m)
 
 		snprintf(run->tag, sizeof(run->tag), "xs%05ur%u",
 			 (unsigned)(getpid() % 100000), (unsigned)(i % 10000000));
-		progress_show(cfg, &plan, &p, i);
+		if (!cfg->quiet)
+			sweep_progress_show(stderr, cfg, &plan, &p, i);
 		r = sweep_run_one(&env, &plan.cells[run->cell], run, err, sizeof(err));
 		if (r < 0) {
 			failed_at = i;
 			break;
 		}
 		done++;
-		progress_note(cfg, &plan, &p, run->cell, sweep_proc_now() - t0);
+		sweep_progress_note(cfg, &plan, &p, run->cell, sweep_proc_now() - t0);
 	}
 	restore_or_warn(&restore_failed);
 	if (!cfg->quiet && p.tty)
@@ -573,8 +490,7 @@ static int sweep(struct sweep_config *cfg, struct sweep_machine *m)
 		if (!status)
 			status = r;
 	}
-	free(p.cell_time);
-	free(p.cell_runs);
+	sweep_progress_free(&p);
 	sweep_plan_free(&plan);
 	if (restore_failed && !status)
 		status = EXIT_RUNTIME;
