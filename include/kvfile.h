@@ -22,4 +22,22 @@ int kv_write_atomic(const char *path, const struct kvbuf *kb);
 /* Write any bytes to path atomically (temp file in the same directory). */
 int file_replace_atomic(const char *path, const char *data, size_t len);
 
+/* Reading such files. */
+struct kvmap {
+	char *text;		/* the file, split in place */
+	size_t n;
+	char **key, **val;
+};
+
+/* Load path: one key=value per line, blank lines and lines starting with
+ * '#' ignored.  0, -errno, or -EBADMSG for a line without '='. */
+int kvmap_load(const char *path, struct kvmap *kv);
+/* Same from a string (copied). */
+int kvmap_parse(const char *text, struct kvmap *kv);
+void kvmap_free(struct kvmap *kv);
+/* The last value of key, or NULL. */
+const char *kvmap_get(const struct kvmap *kv, const char *key);
+/* key as a finite number: 0, -ENOENT (absent) or -EINVAL (not a number). */
+int kvmap_double(const struct kvmap *kv, const char *key, double *out);
+
 #endif

@@ -14,7 +14,7 @@
 
 #include "numparse.h"
 #include "sweep_cohort.h"
-#include "sweep_kv.h"
+#include "kvfile.h"
 #include "sweep_proc.h"
 #include "sweep_signal.h"
 #include "sweep_sysctl.h"
@@ -179,7 +179,7 @@ static int mon_start(const struct run_env *env, int listener, const char *tag,
 
 /* SIGTERM, wait, load its summary. */
 static int mon_stop(struct mon *m, const struct run_files *f,
-		    struct sweep_kv *kv, char *err, size_t errlen)
+		    struct kvmap *kv, char *err, size_t errlen)
 {
 	int status = 0, r;
 
@@ -195,7 +195,7 @@ static int mon_stop(struct mon *m, const struct run_files *f,
 		child_failed(err, errlen, "exitmon failed,", status, f->mon_err);
 		return -ECHILD;
 	}
-	r = sweep_kv_load(f->mon_sum, kv);
+	r = kvmap_load(f->mon_sum, kv);
 	if (r < 0)
 		errf(err, errlen, "cannot read exitmon's summary %s: %s",
 		     f->mon_sum, strerror(-r));
@@ -311,17 +311,17 @@ static void clear_alarm(void)
 
 /* --- metrics from the summaries --- */
 
-static void put(double *v, enum sweep_metric m, const struct sweep_kv *kv,
+static void put(double *v, enum sweep_metric m, const struct kvmap *kv,
 		const char *key)
 {
 	double x;
 
-	if (sweep_kv_double(kv, key, &x) == 0)
+	if (kvmap_double(kv, key, &x) == 0)
 		v[m] = x;
 }
 
 static void from_exitgen(const struct sweep_config *cfg,
-			 const struct sweep_kv *g, struct sweep_run *run)
+			 const struct kvmap *g, struct sweep_run *run)
 {
 	double *v = run->v;
 	const char *s;
@@ -342,27 +342,27 @@ static void from_exitgen(const struct sweep_config *cfg,
 		put(v, M_FIRST, g, "cohort_first_s");
 		put(v, M_LAST, g, "cohort_last_s");
 		put(v, M_SPREAD, g, "cohort_spread_s");
-		if ((s = sweep_kv_get(g, "cohort_groups")))
+		if ((s = kvmap_get(g, "cohort_groups")))
 			sweep_cohort_set_groups(run, s);
 		put(v, M_GROUPS, g, "cohort_ngroups");
-		if ((s = sweep_kv_get(g, "cohort_finish_s")))
+		if ((s = kvmap_get(g, "cohort_finish_s")))
 			sweep_cohort_set_times(run, s);
 	}
 }
 
 /* The second reap invocation adds the kill and reap time and its exits. */
-static void from_exitgen_kill(const struct sweep_kv *g, double *v)
+static void from_exitgen_kill(const struct kvmap *g, double *v)
 {
 	double x;
 
 	put(v, M_KILL_REAP, g, "kill_reap_s");
-	if (sweep_kv_double(g, "exits", &x) == 0 && !isnan(v[M_EXITS]))
+	if (kvmap_double(g, "exits", &x) == 0 && !isnan(v[M_EXITS]))
 		v[M_EXITS] += x;
 	if (isnan(v[M_KILL_BG]))
 		put(v, M_KILL_BG, g, "kill_background_s");
 }
 
-static void from_exitmon(const struct sweep_kv *m, double *v)
+static void from_exitmon(const struct kvmap *m, double *v)
 {
 	put(v, M_RECORDS, m, "matched");
 	put(v, M_DROPPED, m, "dropped");
@@ -373,11 +373,11 @@ static void from_exitmon(const struct sweep_kv *m, double *v)
 		v[M_LOST] = v[M_EXITS] - v[M_RECORDS];
 }
 
-static void note_version(const struct run_env *env, const struct sweep_kv *m)
+static void note_version(const struct run_env *env, const struct kvmap *m)
 {
 	double sv;
 
-	if (sweep_kv_double(m, "struct_version", &sv) == 0 && sv > 0)
+	if (kvmap_double(m, "struct_version", &sv) == 0 && sv > 0)
 		env->machine->struct_version = (int)sv;
 }
 
@@ -386,7 +386,7 @@ static void note_version(const struct run_env *env, const struct sweep_kv *m)
 /* Run exitgen to completion and load its summary into kv. */
 static int gen_run(const struct run_env *env, const struct sweep_cell *c,
 		   const char *tag, const char *summary, bool kill,
-		   const struct run_files *f, struct sweep_kv *kv, double *wall,
+		   const struct run_files *f, struct kvmap *kv, double *wall,
 		   char *err, size_t errlen)
 {
 	const struct sweep_config *cfg = env->cfg;
@@ -423,7 +423,7 @@ static int gen_run(const struct run_env *env, const struct sweep_cell *c,
 		child_failed(err, errlen, "exitgen failed,", status, f->gen_err);
 		return -ECHILD;
 	}
-	r = sweep_kv_load(summary, kv);
+	r = kvmap_load(summary, kv);
 	if (r < 0)
 		errf(err, errlen, "cannot read exitgen's summary %s: %s",
 		     summary, strerror(-r));
@@ -439,7 +439,7 @@ int sweep_run_one(const struct run_env *env, const struct sweep_cell *c,
 	bool keep = cfg->kind == KIND_COHORT;
 	struct run_files f;
 	struct mon m = { 0, false };
-	struct sweep_kv gkv = { 0 }, kkv = { 0 }, mkv = { 0 };
+	struct kvmap gkv = { 0 }, kkv = { 0 }, mkv = { 0 };
 	double wall = NAN;
 	int r, status, now;
 
@@ -489,9 +489,9 @@ int sweep_run_one(const struct run_env *env, const struct sweep_cell *c,
 fail:
 	if (m.running)
 		sweep_proc_stop(m.pid, STOP_GRACE_S, &status);
-	sweep_kv_free(&gkv);
-	sweep_kv_free(&kkv);
-	sweep_kv_free(&mkv);
+	kvmap_free(&gkv);
+	kvmap_free(&kkv);
+	kvmap_free(&mkv);
 	return r < 0 && sweep_interrupted ? -EINTR : r;
 }
 
@@ -499,7 +499,7 @@ int sweep_run_probe(const struct run_env *env, char *err, size_t errlen)
 {
 	struct run_files f;
 	struct mon m = { 0, false };
-	struct sweep_kv kv = { 0 };
+	struct kvmap kv = { 0 };
 	int r, status;
 	pid_t pid;
 
@@ -517,6 +517,6 @@ int sweep_run_probe(const struct run_env *env, char *err, size_t errlen)
 	r = mon_stop(&m, &f, &kv, err, errlen);
 	if (r == 0)
 		note_version(env, &kv);
-	sweep_kv_free(&kv);
+	kvmap_free(&kv);
 	return sweep_interrupted ? -EINTR : r;
 }
