@@ -12,6 +12,10 @@ void warnmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void die(int status, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* A bad invocation: the message, a pointer to --help, exit status 2. */
+_Noreturn void usage_die(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
 /* Exit statuses shared by the three programs. */
 enum exit_status {
 	EXIT_OK = 0,

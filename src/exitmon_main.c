@@ -45,26 +45,12 @@ static const struct opt_desc options[] = {
 };
 #define N_OPTIONS (sizeof(options) / sizeof(options[0]))
 
-static _Noreturn void usage_error(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static _Noreturn void usage_error(const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	die(EXIT_USAGE, "%s; see '%s --help'", msg, progname);
-}
-
 static double seconds_arg(const char *name, const char *arg, double min)
 {
 	double v;
 
 	if (parse_double(arg, min, 1e9, &v) < 0)
-		usage_error("bad value for --%s: '%s' (a number of seconds)",
+		usage_die("bad value for --%s: '%s' (a number of seconds)",
 			    name, arg);
 	return v;
 }
@@ -74,7 +60,7 @@ static uint32_t u32_arg(const char *name, const char *arg)
 	uint32_t v;
 
 	if (parse_u32(arg, 0, UINT32_MAX - 1, &v) < 0)
-		usage_error("bad value for --%s: '%s' (a number)", name, arg);
+		usage_die("bad value for --%s: '%s' (a number)", name, arg);
 	return v;
 }
 
@@ -90,7 +76,7 @@ static void set_cpus(struct mon_config *cfg, const char *arg)
 	if (!arg) {
 		cfg->cpus = possible;
 	} else if (r == -EINVAL) {
-		usage_error("bad cpu list '%s' (expected a list such as 0-3,8)", arg);
+		usage_die("bad cpu list '%s' (expected a list such as 0-3,8)", arg);
 	} else if (r < 0 || !cpuset_subset(&cfg->cpus, &possible)) {
 		char p[256];
 
@@ -111,19 +97,19 @@ static void parse_option(struct mon_config *cfg, int key, const char *arg,
 	switch (key) {
 	case 'f':
 		if (format_from_name(arg, &cfg->fmt) < 0)
-			usage_error("unknown format '%s' (use text, csv or jsonl)", arg);
+			usage_die("unknown format '%s' (use text, csv or jsonl)", arg);
 		break;
 	case 'o': cfg->output = arg; break;
 	case OPT_CPUS: *cpus_arg = arg; break;
 	case OPT_INTERVAL:
 		if (parse_u64(arg, 1, 60000, &u) < 0)
-			usage_error("bad value for --interval: '%s' (1 to 60000 ms)", arg);
+			usage_die("bad value for --interval: '%s' (1 to 60000 ms)", arg);
 		cfg->interval_ms = (unsigned)u;
 		break;
 	case OPT_WAKEUP: cfg->wakeup = true; break;
 	case OPT_RCVBUF:
 		if (parse_size(arg, 4096, 1ull << 30, &cfg->rcvbuf) < 0)
-			usage_error("bad value for --rcvbuf: '%s' (4K to 1G)", arg);
+			usage_die("bad value for --rcvbuf: '%s' (4K to 1G)", arg);
 		break;
 	case OPT_STATS: cfg->stats_s = seconds_arg("stats", arg, 0.01); break;
 	case OPT_COMM: cfg->filter.comm_glob = arg; break;
@@ -141,19 +127,19 @@ static void parse_option(struct mon_config *cfg, int key, const char *arg,
 	case OPT_DURATION: cfg->duration_s = seconds_arg("duration", arg, 0.001); break;
 	case OPT_COUNT:
 		if (parse_u64(arg, 1, UINT64_MAX, &cfg->count) < 0)
-			usage_error("bad value for --count: '%s' (a positive number)", arg);
+			usage_die("bad value for --count: '%s' (a positive number)", arg);
 		break;
 	case OPT_CAPTURE: cfg->capture = arg; break;
 	case OPT_REPLAY: cfg->replay = arg; break;
 	case OPT_USER:
 		if (privs_check_user(arg) < 0)
-			usage_error("no such user '%s'", arg);
+			usage_die("no such user '%s'", arg);
 		cfg->user = arg;
 		break;
 	case OPT_METRICS: cfg->metrics = arg; break;
 	case OPT_SHARDS:
 		if (parse_u32(arg, 1, MAX_SHARDS, &cfg->shards) < 0)
-			usage_error("bad value for --shards: '%s' (1 to %d)", arg,
+			usage_die("bad value for --shards: '%s' (1 to %d)", arg,
 				    MAX_SHARDS);
 		break;
 	case 'h':
@@ -177,23 +163,23 @@ static void parse_args(int argc, char **argv, struct mon_config *cfg)
 	opterr = 0;
 	while ((key = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
 		if (key == '?')
-			usage_error("unknown option '%s'", argv[optind - 1]);
+			usage_die("unknown option '%s'", argv[optind - 1]);
 		if (key == ':')
-			usage_error("option '%s' needs a value", argv[optind - 1]);
+			usage_die("option '%s' needs a value", argv[optind - 1]);
 		parse_option(cfg, key, optarg, &cpus_arg);
 	}
 	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
+		usage_die("unexpected argument '%s'", argv[optind]);
 	if (cfg->replay && (cfg->capture || cpus_arg || cfg->wakeup || cfg->pidfile ||
 			    cfg->user || cfg->metrics))
-		usage_error("%s", "--replay reads a file: it cannot be combined "
+		usage_die("%s", "--replay reads a file: it cannot be combined "
 			    "with --capture, --cpus, --wakeup, --pidfile, --user or --metrics");
 	if (cfg->output && cfg->capture && !strcmp(cfg->output, cfg->capture))
-		usage_error("%s", "--output and --capture name the same file");
+		usage_die("%s", "--output and --capture name the same file");
 	if (!cfg->replay)
 		set_cpus(cfg, cpus_arg);
 	if (!cfg->replay && cfg->shards > cpuset_count(&cfg->cpus))
-		usage_error("--shards %u is more than the %u registered CPUs",
+		usage_die("--shards %u is more than the %u registered CPUs",
 			    cfg->shards, cpuset_count(&cfg->cpus));
 }
 

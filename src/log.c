@@ -41,3 +41,14 @@ void die(int status, const char *fmt, ...)
 	va_end(ap);
 	exit(status);
 }
+
+void usage_die(const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	die(EXIT_USAGE, "%s; see '%s --help'", msg, progname);
+}

@@ -95,29 +95,15 @@ struct raw_opts {
 		   *workers, *batch;
 };
 
-static _Noreturn void usage_error(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static _Noreturn void usage_error(const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	die(EXIT_USAGE, "%s; see '%s --help'", msg, progname);
-}
-
 static void list_or_die(int r, const char *opt, const char *arg, const char *what)
 {
 	if (r == -EEXIST)
-		usage_error("--%s '%s' names a value twice", opt, arg);
+		usage_die("--%s '%s' names a value twice", opt, arg);
 	if (r == -E2BIG)
-		usage_error("--%s '%s' has more than %d values", opt, arg,
+		usage_die("--%s '%s' has more than %d values", opt, arg,
 			    SWEEP_MAX_VALUES);
 	if (r < 0)
-		usage_error("bad value for --%s: '%s' (%s)", opt, arg, what);
+		usage_die("bad value for --%s: '%s' (%s)", opt, arg, what);
 }
 
 static uint64_t number_or_die(const char *opt, const char *arg, uint64_t min,
@@ -126,7 +112,7 @@ static uint64_t number_or_die(const char *opt, const char *arg, uint64_t min,
 	uint64_t v;
 
 	if (parse_u64(arg, min, max, &v) < 0)
-		usage_error("bad value for --%s: '%s' (a number from %llu to %llu)",
+		usage_die("bad value for --%s: '%s' (a number from %llu to %llu)",
 			    opt, arg, (unsigned long long)min, (unsigned long long)max);
 	return v;
 }
@@ -135,7 +121,7 @@ static void only_for(const char *opt, const char *val, enum sweep_kind need,
 		     enum sweep_kind kind)
 {
 	if (val && kind != need)
-		usage_error("--%s applies to --kind %s only", opt, sweep_kind_name(need));
+		usage_die("--%s applies to --kind %s only", opt, sweep_kind_name(need));
 }
 
 static void set_path(const char **dst, const char *arg)
@@ -154,8 +140,8 @@ static void parse_args(int argc, char **argv, struct sweep_config *cfg,
 	opterr = 0;
 	while ((key = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
 		switch (key) {
-		case '?': usage_error("unknown option '%s'", argv[optind - 1]);
-		case ':': usage_error("option '%s' needs a value", argv[optind - 1]);
+		case '?': usage_die("unknown option '%s'", argv[optind - 1]);
+		case ':': usage_die("option '%s' needs a value", argv[optind - 1]);
 		case 'k': o->kind = optarg; break;
 		case 'r': o->rates = optarg; break;
 		case OPT_TGID: o->tgid = optarg; break;
@@ -179,7 +165,7 @@ static void parse_args(int argc, char **argv, struct sweep_config *cfg,
 		case OPT_EXITGEN: set_path(&cfg->exitgen, optarg); break;
 		case OPT_RUN_TIMEOUT:
 			if (parse_double(optarg, 0.1, 1e7, &cfg->run_timeout) < 0)
-				usage_error("bad value for --run-timeout: '%s' "
+				usage_die("bad value for --run-timeout: '%s' "
 					    "(seconds, 0.1 or more)", optarg);
 			break;
 		case OPT_QUIET: cfg->quiet = true; break;
@@ -193,7 +179,7 @@ static void parse_args(int argc, char **argv, struct sweep_config *cfg,
 		}
 	}
 	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
+		usage_die("unexpected argument '%s'", argv[optind]);
 }
 
 /* Defaults, then --quick's, then what the user gave. */
@@ -203,7 +189,7 @@ static void configure(struct sweep_config *cfg, const struct raw_opts *o)
 	const char *s;
 
 	if (o->kind && sweep_kind_from_name(o->kind, &cfg->kind) < 0)
-		usage_error("unknown kind '%s' (use overhead, reap or cohort)", o->kind);
+		usage_die("unknown kind '%s' (use overhead, reap or cohort)", o->kind);
 	only_for("rates", o->rates, KIND_OVERHEAD, cfg->kind);
 	only_for("tgid", o->tgid, KIND_OVERHEAD, cfg->kind);
 	only_for("workers", o->workers, KIND_OVERHEAD, cfg->kind);
@@ -264,7 +250,7 @@ static void configure(struct sweep_config *cfg, const struct raw_opts *o)
 	if (cfg->kind == KIND_COHORT)
 		for (size_t i = 0; i < cfg->dim[DIM_LISTENER].n; i++)
 			if (cfg->dim[DIM_LISTENER].val[i] == LISTEN_NONE)
-				usage_error("--kind cohort needs a listener (its delays "
+				usage_die("--kind cohort needs a listener (its delays "
 					    "come from exitmon's records): use batch or wakeup");
 	s = o->delayacct ? o->delayacct : "keep";
 	list_or_die(sweep_plan_parse_dacct(s, &cfg->dim[DIM_DACCT]), "delayacct", s,
@@ -272,7 +258,7 @@ static void configure(struct sweep_config *cfg, const struct raw_opts *o)
 	cfg->runs = (unsigned)number_or_die("runs", o->runs ? o->runs : q ? "5" : "10",
 					    2, 100000);
 	if (o->count && cfg->kind == KIND_COHORT)
-		usage_error("%s", "--count does not apply to --kind cohort "
+		usage_die("%s", "--count does not apply to --kind cohort "
 			    "(--cohort N sets the workers)");
 	if (o->seed)
 		cfg->seed = number_or_die("seed", o->seed, 0, UINT64_MAX);
@@ -509,9 +495,9 @@ static int compare_cmd(int argc, char **argv)
 	}
 	for (int i = 1; i < argc; i++)
 		if (argv[i][0] == '-' && argv[i][1])
-			usage_error("compare: unknown option '%s'", argv[i]);
+			usage_die("compare: unknown option '%s'", argv[i]);
 	if (argc < 2)
-		usage_error("%s", "compare needs result files (written by --json)");
+		usage_die("%s", "compare needs result files (written by --json)");
 	if (sweep_compare_files(stdout, (const char *const *)argv + 1, (size_t)argc - 1,
 			  err, sizeof(err)) < 0)
 		die(EXIT_RUNTIME, "%s", err);
