@@ -169,9 +169,16 @@ static void task_body(struct task_ctl *c)
 }
 
 /* A child must not outlive us: ask for SIGKILL when the spawner thread
- * dies, then make sure it had not died already. */
+ * dies, then make sure it had not died already.  A task that neither works
+ * nor waits ends within microseconds anyway; sparing it the two system
+ * calls keeps the flat-out rate close to a bare loop. */
 static int guard_parent(const struct task_plan *pl)
 {
+	const struct spawn_work *w = &pl->work;
+
+	if (pl->mode == TASK_EXIT && !pl->cohort_go &&
+	    !w->cpu_ns && !w->touch_bytes && !w->write_bytes)
+		return 0;
 	syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	return syscall(SYS_getppid) == pl->parent ? 0 : -1;
 }

@@ -7,6 +7,9 @@
 #   tools/exitgen-maxratio.sh [-b BLOCKS] [-d SECONDS] [-w WORKERS] [SHAPE...]
 #
 # Defaults: 5 blocks of 1-second runs, 1 worker, shapes thread and process.
+# On a noisy virtual machine single blocks differ by 20%: use many short
+# blocks (-b 41 -d 0.25) and read the median and the quartiles.
+# VERBOSE=1 also prints every block's ratio.
 set -eu
 EXITGEN=${EXITGEN:-$(dirname "$0")/../exitgen}
 blocks=5 secs=1 workers=1
@@ -28,9 +31,16 @@ rate() { # rate MODE SHAPE: one run's achieved rate
 		--summary "$tmp/s" && sed -n 's/^achieved_rate=//p' "$tmp/s"
 }
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# quantile Q: the Q-quantile of the numbers on stdin (linear interpolation
+# between order statistics, as stats_percentile in src/stats.c).
+quantile() {
+	sort -g | awk -v q="$1" '{ v[NR] = $1 } END {
+		h = (NR - 1) * q; lo = int(h); f = h - lo
+		print (lo + 1 < NR) ? v[lo + 1] + f * (v[lo + 2] - v[lo + 1]) : v[NR] }'
+}
+median() { quantile 0.5; }
 
-printf '%-10s %7s %12s %12s %8s  %s\n' shape workers baseline/s max/s ratio "block ratios"
+printf '%-10s %7s %12s %12s %8s %17s\n' shape workers baseline/s max/s ratio "ratio p25..p75"
 for shape in "$@"; do
 	: >"$tmp/b"; : >"$tmp/m"; : >"$tmp/r"
 	i=0
@@ -42,7 +52,8 @@ for shape in "$@"; do
 		echo "$m1 $m2 $b1 $b2" | awk '{ printf "%.4f\n", ($1 + $2) / ($3 + $4) }' >>"$tmp/r"
 		i=$((i + 1))
 	done
-	printf '%-10s %7s %12.1f %12.1f %8.4f  %s\n' "$shape" "$workers" \
+	printf '%-10s %7s %12.1f %12.1f %8.4f %8.4f..%.4f\n' "$shape" "$workers" \
 		"$(median <"$tmp/b")" "$(median <"$tmp/m")" "$(median <"$tmp/r")" \
-		"$(tr '\n' ' ' <"$tmp/r")"
+		"$(quantile 0.25 <"$tmp/r")" "$(quantile 0.75 <"$tmp/r")"
+	[ -z "${VERBOSE:-}" ] || echo "# block ratios: $(tr '\n' ' ' <"$tmp/r")"
 done
