@@ -120,8 +120,8 @@ struct worker {
 	struct slots slots;
 	unsigned *free_slots;	/* stack of free slot numbers */
 	unsigned nfree;
-	unsigned *fifo;		/* busy slots, oldest first (ring) */
-	unsigned fifo_head, fifo_len;
+	unsigned *busy;		/* slots of tasks in flight (lazy), unordered */
+	unsigned nbusy;
 	struct hist late, reap;
 	uint64_t exits, created, last_reap_ns;
 	double *finish;		/* cohort */

@@ -198,8 +198,8 @@ static int worker_init(struct worker *w, struct spawn_ctx *ctx, unsigned id)
 	if (r < 0)
 		return r;
 	w->free_slots = calloc(n, sizeof(*w->free_slots));
-	w->fifo = calloc(n, sizeof(*w->fifo));
-	if (!w->free_slots || !w->fifo)
+	w->busy = calloc(n, sizeof(*w->busy));
+	if (!w->free_slots || !w->busy)
 		return -ENOMEM;
 	for (unsigned i = 0; i < n; i++)
 		w->free_slots[w->nfree++] = n - 1 - i;
@@ -210,7 +210,7 @@ static void worker_fini(struct worker *w)
 {
 	slots_fini(&w->slots);
 	free(w->free_slots);
-	free(w->fifo);
+	free(w->busy);
 	free(w->finish);
 }
 

@@ -56,18 +56,18 @@ static int reap_now(struct worker *w, struct task_ctl *c, bool timed)
 	return 0;
 }
 
-/* ---- lazy reaping: busy slots are kept in fifo[0..fifo_len) ------------ */
+/* ---- lazy reaping: tasks in flight are in busy[0..nbusy) ---------------- */
 
 static void busy_remove(struct worker *w, unsigned at)
 {
-	w->free_slots[w->nfree++] = w->fifo[at];
-	w->fifo[at] = w->fifo[--w->fifo_len];
+	w->free_slots[w->nfree++] = w->busy[at];
+	w->busy[at] = w->busy[--w->nbusy];
 }
 
 static int busy_find_pid(struct worker *w, pid_t pid)
 {
-	for (unsigned i = 0; i < w->fifo_len; i++)
-		if (slot_ctl(w, w->fifo[i])->pid == pid)
+	for (unsigned i = 0; i < w->nbusy; i++)
+		if (slot_ctl(w, w->busy[i])->pid == pid)
 			return (int)i;
 	return -1;
 }
@@ -76,8 +76,8 @@ static int busy_find_pid(struct worker *w, pid_t pid)
 static int harvest(struct worker *w, bool block)
 {
 	if (shape_of(w) == SHAPE_THREAD) {
-		for (unsigned i = 0; i < w->fifo_len;) {
-			struct task_ctl *c = slot_ctl(w, w->fifo[i]);
+		for (unsigned i = 0; i < w->nbusy;) {
+			struct task_ctl *c = slot_ctl(w, w->busy[i]);
 
 			if (shape_try_join(c) == 0) {
 				note_reaped(w, c, true);
@@ -87,8 +87,8 @@ static int harvest(struct worker *w, bool block)
 				i++;
 			}
 		}
-		if (block && w->fifo_len) {
-			int r = reap_now(w, slot_ctl(w, w->fifo[0]), true);
+		if (block && w->nbusy) {
+			int r = reap_now(w, slot_ctl(w, w->busy[0]), true);
 
 			if (r == 0)
 				busy_remove(w, 0);
@@ -97,7 +97,7 @@ static int harvest(struct worker *w, bool block)
 		return 0;
 	}
 	/* Only while some are busy: with none, waitid says ECHILD. */
-	while (w->fifo_len) {
+	while (w->nbusy) {
 		pid_t pid = shape_reap_any(block);
 		int at;
 
@@ -109,7 +109,7 @@ static int harvest(struct worker *w, bool block)
 			return 0;
 		at = busy_find_pid(w, pid);
 		if (at >= 0) {
-			note_reaped(w, slot_ctl(w, w->fifo[at]), true);
+			note_reaped(w, slot_ctl(w, w->busy[at]), true);
 			busy_remove(w, (unsigned)at);
 		}
 		block = false;
@@ -119,7 +119,7 @@ static int harvest(struct worker *w, bool block)
 
 static int reap_all_busy(struct worker *w)
 {
-	while (w->fifo_len)
+	while (w->nbusy)
 		if (harvest(w, true) < 0)
 			return -1;
 	return 0;
@@ -150,7 +150,7 @@ static int issue_one(struct worker *w, uint64_t idx, uint64_t now, bool lazy)
 		shape_release(shape, EXIT_BY_SIGNAL, c);
 	}
 	if (lazy) {
-		w->fifo[w->fifo_len++] = slot;
+		w->busy[w->nbusy++] = slot;
 		return harvest(w, false);
 	}
 	r = reap_now(w, c, true);
