@@ -27,9 +27,20 @@ alive() {
 	echo $n
 }
 
-# by_comm NAME: live processes and threads whose comm is NAME.
+# by_comm NAME: live (not zombie) processes and threads whose comm is NAME,
+# waiting up to 3 s for them to go: a task killed a moment ago may still be
+# on its way out, and a zombie whose parent died is init's to reap.
 by_comm() {
-	grep -lxF -- "$1" /proc/[0-9]*/task/[0-9]*/comm 2>/dev/null | wc -l
+	i=0
+	while :; do
+		n=0
+		for f in $(grep -lxF -- "$1" /proc/[0-9]*/task/[0-9]*/comm 2>/dev/null); do
+			grep -q '^State:.Z' "${f%/comm}/status" 2>/dev/null || n=$((n + 1))
+		done
+		[ $n -eq 0 ] || [ $i -ge 30 ] && break
+		i=$((i + 1)); sleep 0.1
+	done
+	echo $n
 }
 
 stop_run() { # stop_run NAME SIGNAL SHAPE ARGS...
