@@ -17,7 +17,7 @@ EXITS=${2:-${BENCH_EXITS:-200000}}
 WORKERS=${BENCH_WORKERS:-$(nproc)}
 MODES=(none batch wakeup)
 T=$(mktemp -d /tmp/exitmon-bench.XXXXXX)
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$T"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$T"' EXIT
 
 [ "$(id -u)" -eq 0 ] || { echo "bench: needs root (CAP_NET_ADMIN) for the listener" >&2; exit 1; }
 for p in exitmon exitgen; do

@@ -11,7 +11,7 @@ EXITS=${1:-${SOAK_EXITS:-10000000}}
 RATE=${SOAK_RATE:-max}
 TAG=soak$$
 T=$(mktemp -d /tmp/exitmon-soak.XXXXXX)
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$T"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$T"' EXIT
 [ "$(id -u)" -eq 0 ] || { echo "soak: needs root (CAP_NET_ADMIN)" >&2; exit 1; }
 
 kv() { sed -n "s/^$2=//p" "$1"; }
