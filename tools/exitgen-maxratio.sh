@@ -4,7 +4,10 @@
 # (baseline, max, max, baseline) so drift on a noisy machine cancels out,
 # and prints the medians of the rates and of the per-block ratios.
 #
-#   tools/exitgen-maxratio.sh [-b BLOCKS] [-d SECONDS] [-w WORKERS] [SHAPE...]
+#   tools/exitgen-maxratio.sh [-a] [-b BLOCKS] [-d SECONDS] [-w WORKERS] [SHAPE...]
+#
+# -a runs the baseline against itself (an A/A test): the spread of its
+# ratios is the noise of the machine, and its median should be 1.
 #
 # Defaults: 5 blocks of 1-second runs, 1 worker, shapes thread and process.
 # On a noisy virtual machine single blocks differ by 20%: use many short
@@ -12,13 +15,14 @@
 # VERBOSE=1 also prints every block's ratio.
 set -eu
 EXITGEN=${EXITGEN:-$(dirname "$0")/../exitgen}
-blocks=5 secs=1 workers=1
-while getopts b:d:w: o; do
+blocks=5 secs=1 workers=1 b_mode=--rate\ max
+while getopts ab:d:w: o; do
 	case $o in
+	a) b_mode=--baseline ;;
 	b) blocks=$OPTARG ;;
 	d) secs=$OPTARG ;;
 	w) workers=$OPTARG ;;
-	*) echo "usage: $0 [-b BLOCKS] [-d SECONDS] [-w WORKERS] [SHAPE...]" >&2; exit 2 ;;
+	*) echo "usage: $0 [-a] [-b BLOCKS] [-d SECONDS] [-w WORKERS] [SHAPE...]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -45,8 +49,8 @@ for shape in "$@"; do
 	: >"$tmp/b"; : >"$tmp/m"; : >"$tmp/r"
 	i=0
 	while [ $i -lt "$blocks" ]; do
-		b1=$(rate --baseline "$shape"); m1=$(rate "--rate max" "$shape")
-		m2=$(rate "--rate max" "$shape"); b2=$(rate --baseline "$shape")
+		b1=$(rate --baseline "$shape"); m1=$(rate "$b_mode" "$shape")
+		m2=$(rate "$b_mode" "$shape"); b2=$(rate --baseline "$shape")
 		echo "$b1" >>"$tmp/b"; echo "$b2" >>"$tmp/b"
 		echo "$m1" >>"$tmp/m"; echo "$m2" >>"$tmp/m"
 		echo "$m1 $m2 $b1 $b2" | awk '{ printf "%.4f\n", ($1 + $2) / ($3 + $4) }' >>"$tmp/r"
