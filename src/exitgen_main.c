@@ -335,18 +335,23 @@ int main(int argc, char **argv)
 		    "setting up", strerror(-r));
 	if (genreport_build(&kv, &c.cfg, &res, &groups) < 0)
 		die(EXIT_RUNTIME, "building the report: out of memory");
-	if (c.json && !c.quiet)
-		genreport_json(&kv, stdout);
-	else if (!c.quiet)
-		genreport_text(&kv, &c.cfg, &res, stdout);
-	fflush(stdout);
-	explain_stop(&res);
 	status = exit_status(&res);
+	/* The summary first: a reader of stdout that goes away must not
+	 * cost a script its results. */
 	if (c.summary && (r = genreport_summary(&kv, c.summary)) < 0) {
 		warnmsg("cannot write the summary %s: %s", c.summary,
 			strerror(-r));
 		status = EXIT_RUNTIME;
 	}
+	if (c.json && !c.quiet)
+		genreport_json(&kv, stdout);
+	else if (!c.quiet)
+		genreport_text(&kv, &c.cfg, &res, stdout);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		warnmsg("cannot write the report: %s", strerror(errno));
+		status = EXIT_RUNTIME;
+	}
+	explain_stop(&res);
 	free(groups);
 	spawn_result_free(&res);
 	return status;
