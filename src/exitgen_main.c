@@ -77,8 +77,7 @@ static void usage(FILE *out)
 
 static _Noreturn void bad(const char *opt, const char *val, const char *why)
 {
-	die(EXIT_USAGE, "--%s '%s': %s; see '%s --help'", opt, val, why,
-	    progname);
+	usage_die("--%s '%s': %s", opt, val, why);
 }
 
 static void build_getopt(struct option *lopts, char *shorts)
@@ -226,8 +225,7 @@ static void take_option(struct cli *c, int val, const char *v)
 
 static _Noreturn void conflict(const char *a, const char *b)
 {
-	die(EXIT_USAGE, "%s cannot be combined with %s; see '%s --help'", a, b,
-	    progname);
+	usage_die("%s cannot be combined with %s", a, b);
 }
 
 static void check_combinations(struct cli *c)
@@ -237,8 +235,8 @@ static void check_combinations(struct cli *c)
 	bool work = w->cpu_ns || w->touch_bytes || w->write_bytes;
 
 	if (cfg->exit_by == EXIT_BY_SIGNAL && cfg->shape == SHAPE_THREAD)
-		die(EXIT_USAGE, "--exit-by signal needs --shape process, fork "
-		    "or group:K (a signal kills a whole thread group)");
+		usage_die("--exit-by signal needs --shape process, fork or "
+			  "group:K (a signal kills a whole thread group)");
 	if (cfg->cohort) {
 		if (c->rate_set || c->count_set || cfg->duration > 0)
 			conflict("--cohort", "--rate, --count or --duration");
@@ -255,8 +253,8 @@ static void check_combinations(struct cli *c)
 	else if (!c->count_set)
 		cfg->count = UINT64_MAX;
 	if (cfg->rate > 0 && cfg->duration > 0 && cfg->duration * cfg->rate < 1)
-		die(EXIT_USAGE, "--duration %g at --rate %g holds no exit; "
-		    "make one of them larger", cfg->duration, cfg->rate);
+		usage_die("--duration %g at --rate %g holds no exit; make one "
+			  "of them larger", cfg->duration, cfg->rate);
 }
 
 static void parse_args(struct cli *c, int argc, char **argv)
@@ -277,19 +275,15 @@ static void parse_args(struct cli *c, int argc, char **argv)
 			exit(EXIT_OK);
 		}
 		if (val == '?' && optopt && optopt < 256)
-			die(EXIT_USAGE, "unknown option '-%c'; see '%s --help'",
-			    optopt, progname);
+			usage_die("unknown option '-%c'", optopt);
 		if (val == '?')
-			die(EXIT_USAGE, "unknown option '%s'; see '%s --help'",
-			    argv[optind - 1], progname);
+			usage_die("unknown option '%s'", argv[optind - 1]);
 		if (val == ':')
-			die(EXIT_USAGE, "option --%s needs a value; see '%s "
-			    "--help'", name_of(optopt), progname);
+			usage_die("option --%s needs a value", name_of(optopt));
 		take_option(c, val, optarg);
 	}
 	if (optind < argc)
-		die(EXIT_USAGE, "unexpected argument '%s'; see '%s --help'",
-		    argv[optind], progname);
+		usage_die("unexpected argument '%s'", argv[optind]);
 	check_combinations(c);
 }
 
