@@ -33,7 +33,8 @@ void rep_str(struct replist *l, const char *key, const char *s);
 const struct rep_item *rep_get(const struct replist *l, const char *key);
 
 /* Fill l from a finished run.  Strings point into cfg, res or *groups
- * (cohort group sizes, "2,2,2"), which the caller frees. */
+ * (cohort group sizes "2,2,2" and finish times "0.51,0.52,..."), which
+ * the caller frees. */
 int genreport_build(struct replist *l, const struct spawn_config *cfg,
 		 const struct spawn_result *res, char **groups);
 void genreport_json(const struct replist *l, FILE *out);

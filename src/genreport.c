@@ -119,25 +119,36 @@ static void build_cpu(struct replist *l, const struct spawn_result *res)
 	rep_dbl(l, "sys_children", sc, 6);
 }
 
+/* Both strings live in one allocation the caller frees: the group sizes,
+ * then the finish times. */
 static int build_cohort(struct replist *l, const struct spawn_result *res,
-			char **groups)
+			char **owned)
 {
 	const double *f = res->cohort_finish;
 	uint64_t n = res->cohort_n;
-	size_t len = 24 * (size_t)(n ? n : 1);
+	size_t glen = 24 * (size_t)(n ? n : 1), flen = 24 * (size_t)n + 1;
+	size_t used = 0;
+	char *groups, *finish;
 	unsigned ng;
 
-	*groups = malloc(len);
-	if (!*groups)
+	*owned = malloc(glen + flen);
+	if (!*owned)
 		return -ENOMEM;
-	ng = cohort_groups(f, n, *groups, len);
+	groups = *owned;
+	finish = *owned + glen;
+	finish[0] = '\0';
+	ng = cohort_groups(f, n, groups, glen);
+	for (uint64_t i = 0; i < n; i++)
+		used += (size_t)snprintf(finish + used, flen - used, "%s%.6f",
+					 i ? "," : "", f[i]);
 	rep_u64(l, "cohort_n", n);
 	rep_dbl(l, "cohort_first_s", n ? f[0] : 0, 6);
 	rep_dbl(l, "cohort_last_s", n ? f[n - 1] : 0, 6);
 	rep_dbl(l, "cohort_spread_s", n ? f[n - 1] - f[0] : 0, 6);
 	rep_dbl(l, "cohort_median_s", n ? (f[(n - 1) / 2] + f[n / 2]) / 2 : 0, 6);
 	rep_u64(l, "cohort_ngroups", ng);
-	rep_str(l, "cohort_groups", *groups);
+	rep_str(l, "cohort_groups", groups);
+	rep_str(l, "cohort_finish_s", finish);
 	return 0;
 }
 

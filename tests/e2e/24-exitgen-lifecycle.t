@@ -57,6 +57,8 @@ g = [int(x) for x in kv['cohort_groups'].split(',')]
 assert 0 < f <= l and abs(l - f - s) < 2e-6, (f, l, s)
 assert f >= 0.03 * 0.9, f          # each burnt 30 ms of CPU at least
 assert sum(g) == 6 and len(g) == int(kv['cohort_ngroups']), g
+t = [float(x) for x in kv['cohort_finish_s'].split(',')]
+assert len(t) == 6 and t == sorted(t) and t[0] == f and t[-1] == l, t
 PY
 done
 
