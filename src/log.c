@@ -14,6 +14,8 @@ void log_init(const char *argv0)
 		progname = slash ? slash + 1 : argv0;
 }
 
+static void vmsg(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+
 static void vmsg(const char *fmt, va_list ap)
 {
 	char line[1024];
