@@ -4,6 +4,7 @@
 #define EXITMON_KVFILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 struct kvbuf {
@@ -21,6 +22,18 @@ void kv_str(struct kvbuf *kb, const char *key, const char *v);
 int kv_write_atomic(const char *path, const struct kvbuf *kb);
 /* Write any bytes to path atomically (temp file in the same directory). */
 int file_replace_atomic(const char *path, const char *data, size_t len);
+
+/* A file's text built with stdio in memory, then put in place atomically:
+ * f = memfile_open(&m); fprintf(f, ...); r = memfile_replace(&m, path); */
+struct memfile {
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+FILE *memfile_open(struct memfile *m);
+/* Close the stream and replace path with its text; 0 or -errno. */
+int memfile_replace(struct memfile *m, const char *path);
 
 /* Reading such files. */
 struct kvmap {

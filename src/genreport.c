@@ -327,10 +327,8 @@ void genreport_text(const struct replist *l, const struct spawn_config *cfg,
 /* The text is built in memory and handed to the shared atomic writer. */
 int genreport_summary(const struct replist *l, const char *path)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int r;
+	struct memfile m;
+	FILE *f = memfile_open(&m);
 
 	if (!f)
 		return -errno;
@@ -339,11 +337,5 @@ int genreport_summary(const struct replist *l, const char *path)
 		value_plain(&l->item[i], f);
 		fputc('\n', f);
 	}
-	if (fclose(f) != 0) {
-		free(buf);
-		return -ENOMEM;
-	}
-	r = file_replace_atomic(path, buf, len);
-	free(buf);
-	return r;
+	return memfile_replace(&m, path);
 }

@@ -111,6 +111,25 @@ int kv_write_atomic(const char *path, const struct kvbuf *kb)
 	return file_replace_atomic(path, kb->s ? kb->s : "", kb->len);
 }
 
+FILE *memfile_open(struct memfile *m)
+{
+	m->buf = NULL;
+	m->len = 0;
+	m->f = open_memstream(&m->buf, &m->len);
+	return m->f;
+}
+
+int memfile_replace(struct memfile *m, const char *path)
+{
+	int r = fclose(m->f) == 0 ? file_replace_atomic(path, m->buf, m->len)
+				  : -ENOMEM;
+
+	free(m->buf);
+	m->buf = NULL;
+	m->f = NULL;
+	return r;
+}
+
 /* --- reading --- */
 
 #define KV_MAX_BYTES (1 << 20)

@@ -117,18 +117,6 @@ static char *format_value(struct json_object *it)
 	return strdup(buf);
 }
 
-static void errf(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void errf(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
 static void machine_table(FILE *out, struct json_object **doc,
 			  const char *const *files, size_t n)
 {
@@ -220,7 +208,7 @@ int sweep_compare_files(FILE *out, const char *const *files, size_t n, char *err
 	int r = 0;
 
 	if (n == 0 || n > MAX_FILES) {
-		errf(err, errlen, "compare takes 1 to %d result files", MAX_FILES);
+		snprintf(err, errlen, "compare takes 1 to %d result files", MAX_FILES);
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -228,7 +216,7 @@ int sweep_compare_files(FILE *out, const char *const *files, size_t n, char *err
 
 		doc[i] = json_object_from_file(files[i]);
 		if (!doc[i]) {
-			errf(err, errlen, "cannot read %s: %s", files[i],
+			snprintf(err, errlen, "cannot read %s: %s", files[i],
 			     json_util_get_last_err() ? json_util_get_last_err() : "not JSON");
 			r = -EBADMSG;
 			goto out;
@@ -236,7 +224,7 @@ int sweep_compare_files(FILE *out, const char *const *files, size_t n, char *err
 		if (strcmp(sget(doc[i], "format"), SWEEP_JSON_FORMAT) ||
 		    !json_object_object_get_ex(doc[i], "summary", &sum) ||
 		    !json_object_is_type(sum, json_type_array)) {
-			errf(err, errlen, "%s is not an exitsweep result file "
+			snprintf(err, errlen, "%s is not an exitsweep result file "
 			     "(written by --json, format %s)", files[i], SWEEP_JSON_FORMAT);
 			r = -EBADMSG;
 			goto out;
@@ -252,7 +240,7 @@ int sweep_compare_files(FILE *out, const char *const *files, size_t n, char *err
 					  sget(it, "unit"));
 			if (!row) {
 				r = -ENOMEM;
-				errf(err, errlen, "out of memory");
+				snprintf(err, errlen, "out of memory");
 				goto out;
 			}
 			free(row->cell[i]);

@@ -126,19 +126,11 @@ int sweep_csv_write(const char *path, const struct sweep_config *cfg,
 	      const struct sweep_plan *plan, const struct analysis *a,
 	      const struct sweep_machine *m)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int r;
+	struct memfile mf;
+	FILE *f = memfile_open(&mf);
 
 	if (!f)
 		return -errno;
 	sweep_csv_print(f, cfg, plan, a, m);
-	if (fclose(f) != 0) {
-		free(buf);
-		return -ENOMEM;
-	}
-	r = file_replace_atomic(path, buf, len);
-	free(buf);
-	return r;
+	return memfile_replace(&mf, path);
 }

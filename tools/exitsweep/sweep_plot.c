@@ -31,18 +31,6 @@ int sweep_plot_find_gnuplot(char *buf, size_t len)
 	return -ENOENT;
 }
 
-static void errf(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void errf(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
 /* A string safe inside gnuplot double quotes. */
 static void clean(char *dst, size_t len, const char *src)
 {
@@ -348,7 +336,7 @@ int sweep_plot_write(const char *svg, const struct sweep_config *cfg,
 	for (size_t i = 0; i < cfg->dim[DIM_LISTENER].n; i++)
 		loss |= cfg->dim[DIM_LISTENER].val[i] != LISTEN_NONE;
 	if (sweep_plot_find_gnuplot(gp, sizeof(gp)) < 0) {
-		errf(err, errlen, "%s", PLOT_MISSING_MSG);
+		snprintf(err, errlen, "%s", PLOT_MISSING_MSG);
 		return -ENOENT;
 	}
 	memset(&p, 0, sizeof(p));
@@ -358,7 +346,7 @@ int sweep_plot_write(const char *svg, const struct sweep_config *cfg,
 	p.script = fopen(script, "we");
 	if (!p.script) {
 		r = -errno;
-		errf(err, errlen, "cannot write %s: %s", script, strerror(-r));
+		snprintf(err, errlen, "cannot write %s: %s", script, strerror(-r));
 		return r;
 	}
 	panels = count_panels(cfg, a, loss);
@@ -406,7 +394,7 @@ int sweep_plot_write(const char *svg, const struct sweep_config *cfg,
 	if (fclose(p.script) != 0 && !p.err)
 		p.err = -EIO;
 	if (p.err) {
-		errf(err, errlen, "cannot write plot data in %s: %s", dir, strerror(-p.err));
+		snprintf(err, errlen, "cannot write plot data in %s: %s", dir, strerror(-p.err));
 		return p.err;
 	}
 	{
@@ -415,7 +403,7 @@ int sweep_plot_write(const char *svg, const struct sweep_config *cfg,
 		pid = sweep_proc_spawn(argv, NULL, errfile);
 	}
 	if (pid < 0) {
-		errf(err, errlen, "cannot run %s: %s", gp, strerror(-pid));
+		snprintf(err, errlen, "cannot run %s: %s", gp, strerror(-pid));
 		return pid;
 	}
 	r = sweep_proc_wait(pid, &status, NULL, false);
@@ -424,7 +412,7 @@ int sweep_plot_write(const char *svg, const struct sweep_config *cfg,
 
 		sweep_proc_describe(status, how, sizeof(how));
 		sweep_proc_last_line(errfile, last, sizeof(last));
-		errf(err, errlen, "gnuplot failed (%s)%s%s", how, last[0] ? ": " : "", last);
+		snprintf(err, errlen, "gnuplot failed (%s)%s%s", how, last[0] ? ": " : "", last);
 		return -ECHILD;
 	}
 	return 0;

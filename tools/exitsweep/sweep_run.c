@@ -53,18 +53,6 @@ static void argf(struct argvb *b, const char *fmt, ...)
 	arg(b, s);
 }
 
-static void errf(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void errf(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
 /* --- files of one run --- */
 
 struct run_files {
@@ -97,7 +85,7 @@ static void child_failed(char *err, size_t len, const char *what, int status,
 
 	sweep_proc_describe(status, how, sizeof(how));
 	sweep_proc_last_line(errfile, last, sizeof(last));
-	errf(err, len, "%s %s%s%s", what, how, last[0] ? ": " : "", last);
+	snprintf(err, len, "%s %s%s%s", what, how, last[0] ? ": " : "", last);
 }
 
 /* --- the collector --- */
@@ -132,7 +120,7 @@ static int mon_start(const struct run_env *env, int listener, const char *tag,
 		arg(&b, "--wakeup");
 	m->pid = sweep_proc_spawn(b.a, NULL, f->mon_err);
 	if (m->pid < 0) {
-		errf(err, errlen, "cannot start %s: %s", env->cfg->exitmon,
+		snprintf(err, errlen, "cannot start %s: %s", env->cfg->exitmon,
 		     strerror(-m->pid));
 		return m->pid;
 	}
@@ -169,7 +157,7 @@ static int mon_start(const struct run_env *env, int listener, const char *tag,
 		if (sweep_proc_now() > deadline) {
 			sweep_proc_stop(m->pid, STOP_GRACE_S, &status);
 			m->running = false;
-			errf(err, errlen, "exitmon was not ready after %.0f s "
+			snprintf(err, errlen, "exitmon was not ready after %.0f s "
 			     "(no pid file %s)", env->ready_timeout, f->mon_pid);
 			return -ETIMEDOUT;
 		}
@@ -188,7 +176,7 @@ static int mon_stop(struct mon *m, const struct run_files *f,
 	r = sweep_proc_stop(m->pid, STOP_GRACE_S, &status);
 	m->running = false;
 	if (r < 0) {
-		errf(err, errlen, "cannot reap exitmon: %s", strerror(-r));
+		snprintf(err, errlen, "cannot reap exitmon: %s", strerror(-r));
 		return r;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
@@ -197,7 +185,7 @@ static int mon_stop(struct mon *m, const struct run_files *f,
 	}
 	r = kvmap_load(f->mon_sum, kv);
 	if (r < 0)
-		errf(err, errlen, "cannot read exitmon's summary %s: %s",
+		snprintf(err, errlen, "cannot read exitmon's summary %s: %s",
 		     f->mon_sum, strerror(-r));
 	return r;
 }
@@ -399,7 +387,7 @@ static int gen_run(const struct run_env *env, const struct sweep_cell *c,
 	t0 = sweep_proc_now();
 	gen = sweep_proc_spawn(b.a, NULL, f->gen_err);
 	if (gen < 0) {
-		errf(err, errlen, "cannot start %s: %s", cfg->exitgen, strerror(-gen));
+		snprintf(err, errlen, "cannot start %s: %s", cfg->exitgen, strerror(-gen));
 		return gen;
 	}
 	set_alarm(sweep_run_timeout(cfg, c));
@@ -409,14 +397,14 @@ static int gen_run(const struct run_env *env, const struct sweep_cell *c,
 		sweep_proc_stop(gen, STOP_GRACE_S, &status);
 		if (sweep_interrupted)
 			return -EINTR;
-		errf(err, errlen, "exitgen did not finish within %.0f s "
+		snprintf(err, errlen, "exitgen did not finish within %.0f s "
 		     "(see --run-timeout)", sweep_run_timeout(cfg, c));
 		return -ETIMEDOUT;
 	}
 	if (wall)
 		*wall = sweep_proc_now() - t0;
 	if (r < 0) {
-		errf(err, errlen, "cannot reap exitgen: %s", strerror(-r));
+		snprintf(err, errlen, "cannot reap exitgen: %s", strerror(-r));
 		return r;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
@@ -425,7 +413,7 @@ static int gen_run(const struct run_env *env, const struct sweep_cell *c,
 	}
 	r = kvmap_load(summary, kv);
 	if (r < 0)
-		errf(err, errlen, "cannot read exitgen's summary %s: %s",
+		snprintf(err, errlen, "cannot read exitgen's summary %s: %s",
 		     summary, strerror(-r));
 	return r;
 }
@@ -446,7 +434,7 @@ int sweep_run_one(const struct run_env *env, const struct sweep_cell *c,
 	err[0] = '\0';
 	files_init(&f, env->tmpdir);
 	if (dacct != DACCT_KEEP && (r = sweep_dacct_set(dacct)) < 0) {
-		errf(err, errlen, "cannot set %s to %d: %s", sweep_dacct_path(), dacct,
+		snprintf(err, errlen, "cannot set %s to %d: %s", sweep_dacct_path(), dacct,
 		     strerror(-r));
 		return r;
 	}
@@ -479,7 +467,7 @@ int sweep_run_one(const struct run_env *env, const struct sweep_cell *c,
 	if (keep) {
 		r = sweep_cohort_read_csv(f.mon_out, run->tag, run);
 		if (r < 0) {
-			errf(err, errlen, "cannot read exitmon's records %s: %s",
+			snprintf(err, errlen, "cannot read exitmon's records %s: %s",
 			     f.mon_out, strerror(-r));
 			goto fail;
 		}
