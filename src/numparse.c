@@ -101,6 +101,8 @@ int parse_double(const char *s, double min, double max, double *out)
 
 	if (!s || !(isdigit((unsigned char)s[0]) || s[0] == '.' || s[0] == '-'))
 		return -EINVAL;
+	if (strpbrk(s, "xXpP"))		/* strtod would take hex floats */
+		return -EINVAL;
 	errno = 0;
 	v = strtod(s, &e);
 	if (e == s || *e != '\0' || !isfinite(v))

@@ -41,6 +41,18 @@ expect 2 "bad value for --tgid" "huge tgid" -- "$EXITMON" --tgid 99999999999
 expect 2 "bad cpu list" "bad cpu list" -- "$EXITMON" --cpus 3-1
 expect 2 "cannot be combined" "conflicting options" -- "$EXITMON" --replay x --wakeup
 expect 2 "unexpected argument" "stray argument" -- "$EXITMON" stray
+# Every option that takes a number, with every kind of bad value.
+for opt in --interval --rcvbuf --stats --tgid --uid --duration --count --shards; do
+	for val in "" -1 abc 10x 99999999999999999999999 " 5" 0x10; do
+		expect 2 "bad value for $opt" "$opt '$val'" -- "$EXITMON" "$opt" "$val"
+	done
+done
+expect 2 "needs a value" "option without its value at the end" -- "$EXITMON" --count
+expect 2 "unknown option" "unknown short option" -- "$EXITMON" -Z
+expect 2 "no such user" "unknown user" -- "$EXITMON" --user no-such-user-xyz
+expect 2 "more than the" "more shards than CPUs" -- "$EXITMON" --shards 2 --cpus 0
+expect 2 "name the same file" "output and capture the same file" -- \
+	"$EXITMON" -o "$T/same" --capture "$T/same"
 "$EXITMON" --no-self-check --duration 0.3 -o /dev/null 2>/dev/null
 check "--no-self-check runs" [ $? -eq 0 ]
 "$EXITMON" --help | grep -q -- "--rcvbuf"
