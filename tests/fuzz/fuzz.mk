@@ -86,10 +86,18 @@ fuzz-smoke: $(SAN_B)/fuzz/fuzz_record
 	$(Q)grep -E '^(stat::number_of_executed_units|Done)' \
 	  $(SAN_B)/fuzz/smoke.log | sed 's/^/fuzz-smoke: /'
 
-sanitize: $(SAN_UNIT_BINS) $(SAN_B)/fuzz/replay
+# exitmon itself under the sanitizers, replaying a real capture.
+$(SAN_B)/exitmon: $(SAN_B)/src/exitmon_main.o $(SAN_B)/libexitmon.a
+	@$(if $(Q),echo "  LD-SAN  $@")
+	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+sanitize: $(SAN_UNIT_BINS) $(SAN_B)/fuzz/replay $(SAN_B)/exitmon
 	$(Q)set -e; for t in $(SAN_UNIT_BINS); do echo "== $$t"; \
 	  $(FUZZ_ENV) $$t; done
 	$(Q)$(FUZZ_ENV) $(SAN_B)/fuzz/replay tests/fuzz/regress tests/fuzz/corpus
+	$(Q)set -e; for f in text csv jsonl; do echo "== exitmon --replay -f $$f (ASan, UBSan)"; \
+	  $(FUZZ_ENV) $(SAN_B)/exitmon --replay tests/data/real-v16.pcap -f $$f \
+	    --summary $(SAN_B)/replay.sum > /dev/null; done
 
 $(SAN_B)/fuzz/mkseeds: tests/fuzz/mkseeds.c tests/unit/tsbuild.h include/record.h
 	@mkdir -p $(dir $@)
