@@ -9,6 +9,7 @@
 command -v setpriv >/dev/null && command -v prlimit >/dev/null ||
 	{ echo "Bail out! setpriv and prlimit (util-linux) are needed"; exit 1; }
 U=65534
+EXITGEN=$(public_bin)/exitgen
 D=$T/nobody
 mkdir "$D" && chmod 777 "$D"
 setpriv --reuid=$U --regid=$U --clear-groups "$EXITGEN" --count 1 -q ||

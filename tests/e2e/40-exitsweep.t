@@ -56,8 +56,9 @@ check "no gnuplot: no run started" sh -c "! grep -q 'run 1 of' '$T/g.err'"
 
 # --- delay accounting needs root: refuse, leave it alone ---
 if setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
+	PUBLIC_SWEEP=$(public_bin)/exitsweep
 	setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$EXITSWEEP" --delayacct both --listener none --rates max --count 10 --runs 2 \
+		"$PUBLIC_SWEEP" --delayacct both --listener none --rates max --count 10 --runs 2 \
 		>"$T/p.out" 2>"$T/p.err"
 	rc=$?
 	check "unprivileged --delayacct both: exit 1" [ $rc -eq 1 ]
@@ -66,12 +67,12 @@ if setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
 	check "unprivileged: sysctl untouched" [ "$(cat $DA)" = "$da0" ]
 	# no listener, no sysctl: an unprivileged sweep runs
 	setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$EXITSWEEP" --listener none --rates max --tgid off --count 50 --runs 2 --quiet \
+		"$PUBLIC_SWEEP" --listener none --rates max --tgid off --count 50 --runs 2 --quiet \
 		>"$T/p2.out" 2>"$T/p2.err"
 	check "unprivileged sweep without a listener runs" \
 		sh -c "[ $? -eq 0 ] && grep -q 'Means per cell' '$T/p2.out'"
 else
-	ok "# SKIP setpriv cannot drop privileges here"
+	nok "setpriv cannot drop privileges here"
 fi
 
 # --- a real tiny sweep ---

@@ -75,3 +75,14 @@ man_examples() {
 	sed -n '/^\.Sh EXAMPLES/,/^\.Sh /p' "$1" | sed -n 's/^\.Dl //p' |
 		sed -e 's/\\-/-/g' -e 's/\\e/\\/g'
 }
+
+# public_bin: copies of the programs in a directory any user can reach, for
+# tests that run them as an unprivileged user (a checkout may sit in a
+# directory only root can enter, as CI's fresh clone does).
+public_bin() {
+	mkdir -p "$T/bin" && chmod 755 "$T/bin"
+	for p in exitmon exitgen exitsweep; do
+		[ -x "$TOP/$p" ] && cp "$TOP/$p" "$T/bin/"
+	done
+	echo "$T/bin"
+}
