@@ -13,7 +13,7 @@ CC          ?= cc
 PKG_CONFIG  ?= pkg-config
 PKGS        := libnl-3.0 libnl-genl-3.0 libcap json-c
 WARN        := -Wall -Wextra -Wformat=2 -Wshadow -Wmissing-prototypes \
-               -Wstrict-prototypes -Wno-unused-parameter
+               -Wstrict-prototypes
 CFLAGS      ?= -O2 -g
 # CI builds warning-free or not at all.
 ifeq ($(CI),true)
