@@ -29,6 +29,7 @@ struct spawn_work {
 	uint64_t touch_bytes;	/* map and touch this much fresh memory */
 	uint64_t write_bytes;	/* write this many bytes ... */
 	const char *write_path;	/* ... to this file (NULL: /dev/null) */
+	bool write_sync;	/* ... and wait for it to reach the disk */
 };
 
 #define SPAWN_TAG_MAX 15	/* TASK_COMM_LEN - 1 */

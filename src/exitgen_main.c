@@ -31,7 +31,7 @@ static const struct opt opts[] = {
 	{ "duration", 'd', "SECONDS", "stop after SECONDS (with --count: first wins)" },
 	{ "workers", 'w', "W", "spawner threads sharing the schedule (default 1)" },
 	{ "batch", 'b', "B", "each spawner makes B waiting tasks, released on the schedule" },
-	{ "work", 'W', "KIND:ARG", "before exit: cpu:USEC, touch:BYTES, write:BYTES[:PATH]" },
+	{ "work", 'W', "KIND:ARG", "before exit: cpu:USEC, touch:BYTES, write:BYTES[:PATH], sync:BYTES[:PATH]" },
 	{ "tag", 't', "NAME", "comm of every exiting task (default exitgen, 15 bytes max)" },
 	{ "exit-by", 'e', "HOW", "exit (default), or signal: SIGKILLed and reaped" },
 	{ "background", OPT_BACKGROUND, "N", "keep N idle children alive during the run" },
@@ -182,8 +182,8 @@ static void take_option(struct cli *c, int val, const char *v)
 		break;
 	case 'W':
 		if (spawn_parse_work(v, &cfg->work) < 0)
-			bad("work", v, "expected cpu:USEC, touch:BYTES or "
-			    "write:BYTES[:PATH]");
+			bad("work", v, "expected cpu:USEC, touch:BYTES, "
+			    "write:BYTES[:PATH] or sync:BYTES[:PATH]");
 		break;
 	case 't':
 		set_tag(cfg, v);

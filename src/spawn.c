@@ -97,6 +97,10 @@ int spawn_parse_work(const char *s, struct spawn_work *w)
 		return parse_size(s + 6, 1, MAX_WORK_BYTES, &w->touch_bytes);
 	if (!strncmp(s, "write:", 6))
 		return parse_write(s + 6, w);
+	if (!strncmp(s, "sync:", 5)) {	/* write, then wait for the disk */
+		w->write_sync = true;
+		return parse_write(s + 5, w);
+	}
 	return -EINVAL;
 }
 

@@ -106,6 +106,10 @@ static void work_write(const struct task_plan *pl, uint64_t index)
 		left -= (uint64_t)w;
 		off += (uint64_t)w;
 	}
+	/* An I/O-bound task waits for its data to reach the disk, so its
+	 * record carries block I/O delay (with delay accounting on). */
+	if (pl->work.write_sync)
+		syscall(SYS_fdatasync, pl->write_fd);
 }
 
 static void do_work(const struct task_plan *pl, uint64_t index)

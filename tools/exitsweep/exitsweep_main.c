@@ -63,7 +63,7 @@ static const struct opt_desc options[] = {
 	{ "cohort", OPT_COHORT, "N", "cohort: identical workers started together "
 	  "(default 6)" },
 	{ "work", 'w', "LIST", "cohort: worker loads cpu:USEC, touch:BYTES, "
-	  "write:BYTES[:PATH] (default cpu:300000)" },
+	  "write:BYTES[:PATH], sync:BYTES[:PATH] (default cpu:300000)" },
 	{ "quick", 'q', NULL, "a short sweep (about a minute on 2 CPUs)" },
 	{ "csv", OPT_CSV, "FILE", "write one row per run and per cell to FILE" },
 	{ "json", OPT_JSON, "FILE", "write all results to FILE (for compare)" },
@@ -235,7 +235,7 @@ static void configure(struct sweep_config *cfg, const struct raw_opts *o)
 	case KIND_COHORT:
 		s = o->work ? o->work : q ? "cpu:200000" : "cpu:300000";
 		list_or_die(sweep_plan_parse_work(s, &cfg->dim[DIM_WORK]), "work", s,
-			    "cpu:USEC, touch:BYTES or write:BYTES[:PATH], comma separated");
+			    "cpu:USEC, touch:BYTES, write:BYTES[:PATH] or sync:BYTES[:PATH], comma separated");
 		cfg->cohort = (uint32_t)number_or_die("cohort", o->cohort ? o->cohort : "6",
 						      1, 100000);
 		cfg->count = cfg->cohort;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "numparse.h"
+#include "spawn.h"
 
 #define MAX_RATE 10000000u
 #define MAX_BACKGROUND 1000000u
@@ -151,33 +152,13 @@ int sweep_plan_parse_sizes(const char *list, struct sweep_dimvals *dv)
 	return each_item(list, dv, size_item, false);
 }
 
-/* cpu:USEC, touch:BYTES, write:BYTES or write:BYTES:PATH -- exitgen's
- * --work syntax; checked here so a typo fails before the sweep starts. */
+/* exitgen's --work syntax, checked by exitgen's own parser so that a typo
+ * fails before the sweep starts. */
 static int work_item(const char *s, struct sweep_dimvals *dv)
 {
-	char num[64];
-	const char *colon = strchr(s, ':'), *arg, *end;
-	uint64_t v;
-	int r;
+	struct spawn_work w = { 0 };
+	int r = spawn_parse_work(s, &w);
 
-	if (!colon)
-		return -EINVAL;
-	arg = colon + 1;
-	end = strchr(arg, ':');
-	if (!end)
-		end = arg + strlen(arg);
-	if ((size_t)(end - arg) >= sizeof(num))
-		return -EINVAL;
-	memcpy(num, arg, (size_t)(end - arg));
-	num[end - arg] = '\0';
-	if (!strncmp(s, "cpu:", 4) && !*end)
-		r = parse_u64(num, 1, 3600ull * 1000000, &v);
-	else if (!strncmp(s, "touch:", 6) && !*end)
-		r = parse_size(num, 1, 1ull << 40, &v);
-	else if (!strncmp(s, "write:", 6) && (!*end || end[1]))
-		r = parse_size(num, 1, 1ull << 40, &v);
-	else
-		return -EINVAL;
 	return r < 0 ? r : add(dv, (int64_t)dv->n, s);
 }
 
