@@ -230,8 +230,8 @@ void sweep_analysis_free(struct analysis *a)
 	memset(a, 0, sizeof(*a));
 }
 
-void sweep_analyze_cell_key(const struct sweep_config *cfg, const struct sweep_cell *c,
-		      enum sweep_dim skip, char *buf, size_t len)
+void sweep_cell_describe(const struct sweep_config *cfg, const struct sweep_cell *c,
+			 unsigned dims, char *buf, size_t len)
 {
 	size_t used = 0;
 
@@ -239,7 +239,7 @@ void sweep_analyze_cell_key(const struct sweep_config *cfg, const struct sweep_c
 	for (int d = 0; d < DIM_COUNT && used < len; d++) {
 		int w;
 
-		if (d == (int)skip || !sweep_kind_has_dim(cfg->kind, (enum sweep_dim)d))
+		if (!(dims & (1u << d)))
 			continue;
 		w = snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "",
 			     sweep_dim_name((enum sweep_dim)d),
@@ -248,4 +248,15 @@ void sweep_analyze_cell_key(const struct sweep_config *cfg, const struct sweep_c
 			return;
 		used += (size_t)w;
 	}
+}
+
+void sweep_analyze_cell_key(const struct sweep_config *cfg, const struct sweep_cell *c,
+		      enum sweep_dim skip, char *buf, size_t len)
+{
+	unsigned dims = 0;
+
+	for (int d = 0; d < DIM_COUNT; d++)
+		if (d != (int)skip && sweep_kind_has_dim(cfg->kind, (enum sweep_dim)d))
+			dims |= 1u << d;
+	sweep_cell_describe(cfg, c, dims, buf, len);
 }

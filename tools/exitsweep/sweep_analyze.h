@@ -64,6 +64,9 @@ size_t sweep_analyze_compared_metrics(enum sweep_kind k, enum sweep_metric *out,
 /* Does the kind or the config vary dimension d (more than one value)? */
 bool sweep_analyze_dim_varies(const struct sweep_config *cfg, enum sweep_dim d);
 
+/* "name=value" of each dimension in the bit mask dims (1 << dim). */
+void sweep_cell_describe(const struct sweep_config *cfg, const struct sweep_cell *c,
+			 unsigned dims, char *buf, size_t len);
 /* "rate=1000 tgid=on listener=batch delayacct=keep": every dimension of
  * the kind except skip (DIM_COUNT: none) -- a key that lines up across
  * result files of different machines. */

@@ -148,22 +148,13 @@ static void group_name(const struct sweep_config *cfg, const struct sweep_cell *
 		       enum sweep_dim skip, char *buf, size_t len)
 {
 	enum sweep_dim row = sweep_kind_row_dim(cfg->kind);
-	size_t used = 0;
+	unsigned dims = 0;
 
-	buf[0] = '\0';
-	for (int d = 0; d < DIM_COUNT && used < len; d++) {
-		int w;
-
-		if (d == (int)row || d == (int)skip ||
-		    !sweep_analyze_dim_varies(cfg, (enum sweep_dim)d))
-			continue;
-		w = snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "",
-			     sweep_dim_name((enum sweep_dim)d),
-			     cell_label(cfg, c, (enum sweep_dim)d));
-		if (w < 0)
-			return;
-		used += (size_t)w;
-	}
+	for (int d = 0; d < DIM_COUNT; d++)
+		if (d != (int)row && d != (int)skip &&
+		    sweep_analyze_dim_varies(cfg, (enum sweep_dim)d))
+			dims |= 1u << d;
+	sweep_cell_describe(cfg, c, dims, buf, len);
 }
 
 static void comparison_panels(struct plotter *p, const struct sweep_config *cfg,
