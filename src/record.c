@@ -239,6 +239,83 @@ static uint16_t field_offset(const struct field_desc *d, unsigned layout)
 	return d->off;
 }
 
+/* Each layout's fields sorted by where they end, so that the fields a
+ * payload of length len holds are exactly the first k, and which fields
+ * are present is a precomputed mask: the hot path is one tight loop with
+ * no per-field bounds check or branch on the layout. */
+struct layout_field {
+	uint16_t off;
+	uint8_t size;
+	uint8_t field;
+};
+
+struct layout_table {
+	unsigned n;
+	struct layout_field f[F__COUNT];
+	uint64_t prefix[F__COUNT + 1][REC_PRESENT_WORDS];
+};
+
+enum { L_APPEND, L_V15, L_V1, L__COUNT };
+static struct layout_table layout_tables[L__COUNT];
+
+static void build_layout(struct layout_table *t, unsigned layout)
+{
+	unsigned i, j;
+
+	t->n = 0;
+	for (i = 0; i < F__COUNT; i++) {
+		struct layout_field lf = { field_offset(&fields[i], layout),
+					   fields[i].size, (uint8_t)i };
+
+		if (lf.off == NONE)
+			continue;
+		/* insertion sort by end offset */
+		for (j = t->n; j > 0 && t->f[j - 1].off + t->f[j - 1].size >
+					lf.off + lf.size; j--)
+			t->f[j] = t->f[j - 1];
+		t->f[j] = lf;
+		t->n++;
+	}
+	memset(t->prefix[0], 0, sizeof(t->prefix[0]));
+	for (i = 0; i < t->n; i++) {
+		memcpy(t->prefix[i + 1], t->prefix[i], sizeof(t->prefix[i]));
+		t->prefix[i + 1][t->f[i].field / 64] |= 1ull << (t->f[i].field % 64);
+	}
+}
+
+/* Built before main(), so receive threads only ever read the tables. */
+__attribute__((constructor)) static void build_layouts(void)
+{
+	build_layout(&layout_tables[L_APPEND], TS_KNOWN_VERSION);
+	build_layout(&layout_tables[L_V15], 15);
+	build_layout(&layout_tables[L_V1], 1);
+}
+
+static const struct layout_table *layout_table(unsigned layout)
+{
+	return &layout_tables[layout == 1 ? L_V1 : layout == 15 ? L_V15 : L_APPEND];
+}
+
+static void read_fields(const unsigned char *p, size_t len, unsigned layout,
+			struct exit_record *r)
+{
+	const struct layout_table *t = layout_table(layout);
+	unsigned k = t->n, i;
+
+	while (k > 0 && (size_t)t->f[k - 1].off + t->f[k - 1].size > len)
+		k--;
+	memset(r->v, 0, sizeof(r->v));
+	for (i = 0; i < k; i++) {
+		const struct layout_field *lf = &t->f[i];
+
+		if (lf->size == 8)
+			memcpy(&r->v[lf->field], p + lf->off, 8);
+		else
+			r->v[lf->field] = load_le(p + lf->off, lf->size);
+	}
+	memcpy(r->present, t->prefix[k], sizeof(r->present));
+}
+
 static void read_comm(const unsigned char *p, size_t len, unsigned layout,
 		      struct exit_record *r)
 {
@@ -262,7 +339,6 @@ int record_parse_stats(const void *payload, size_t len, unsigned layout_hint,
 {
 	const unsigned char *p = payload;
 	unsigned layout;
-	int f;
 
 	if (len < sizeof(uint16_t))
 		return -EBADMSG;
@@ -274,16 +350,7 @@ int record_parse_stats(const void *payload, size_t len, unsigned layout_hint,
 				: offsetof(struct ts_abi, comm)))
 		return -EBADMSG;
 	r->layout = (uint16_t)layout;
-	memset(r->present, 0, sizeof(r->present));
-	for (f = 0; f < F__COUNT; f++) {
-		uint16_t off = field_offset(&fields[f], layout);
-
-		r->v[f] = 0;
-		if (off == NONE || (size_t)off + fields[f].size > len)
-			continue;
-		r->v[f] = load_le(p + off, fields[f].size);
-		r->present[f / 64] |= 1ull << (f % 64);
-	}
+	read_fields(p, len, layout, r);
 	if (layout == 1)
 		r->comm_len = 0, r->comm[0] = '\0';
 	else
