@@ -111,7 +111,12 @@ static void parse_option(struct mon_config *cfg, int key, const char *arg,
 		if (parse_size(arg, 4096, 1ull << 30, &cfg->rcvbuf) < 0)
 			usage_die("bad value for --rcvbuf: '%s' (4K to 1G)", arg);
 		break;
-	case OPT_STATS: cfg->stats_s = seconds_arg("stats", arg, 0.01); break;
+	case OPT_STATS:	/* 0 turns the periodic line off */
+		cfg->stats_s = seconds_arg("stats", arg, 0);
+		if (cfg->stats_s > 0 && cfg->stats_s < 0.01)
+			usage_die("bad value for --stats: '%s' (0 for none, or at "
+				  "least 0.01 seconds)", arg);
+		break;
 	case OPT_COMM: cfg->filter.comm_glob = arg; break;
 	case OPT_TGID:
 		cfg->filter.by_tgid = true;
