@@ -22,6 +22,7 @@ struct loss_counters {
 	uint64_t truncated;	/* datagrams larger than our buffer */
 	uint64_t malformed;	/* messages that failed the parser's checks */
 	uint64_t other;		/* well-formed messages that are not records */
+	uint64_t implausible;	/* pid records that waited longer than they lived */
 	uint64_t capture_errors;
 };
 

@@ -109,6 +109,12 @@ static inline uint64_t rec_get(const struct exit_record *r, enum rec_field f)
 	return r->v[f];
 }
 
+/* A pid record whose wait time in some category exceeds its whole
+ * lifetime: impossible, so the kernel's figure is wrong (seen right after
+ * kernel.task_delayacct is switched on: a block I/O delay as large as the
+ * system's uptime).  Such records are written as sent and counted. */
+bool record_implausible(const struct exit_record *r);
+
 /* Field name (as used in CSV headers and JSON keys by default), or NULL. */
 const char *rec_field_name(enum rec_field f);
 /* Size in bytes of a struct of that version (0 if unknown). */

@@ -90,9 +90,10 @@ static void handle_msg(struct collector *c, const void *msg, size_t len)
 	c->last_version = m.rec[0].version;
 	for (i = 0; i < m.n; i++) {
 		c->n.records++;
-		if (m.rec[i].type == REC_PID)
+		if (m.rec[i].type == REC_PID) {
 			c->n.records_pid++;
-		else
+			c->n.implausible += record_implausible(&m.rec[i]);
+		} else
 			c->n.records_tgid++;
 		emit(c, &m.rec[i]);
 	}

@@ -64,6 +64,7 @@ int metrics_write(const char *path, const struct run_counts *rc,
 	counter(m, "enobufs_episodes_total", "Receive-queue overflow episodes (ENOBUFS).", n->enobufs);
 	counter(m, "messages_truncated_total", "Messages larger than the receive slot.", n->truncated);
 	counter(m, "messages_malformed_total", "Messages that failed the parser's checks.", n->malformed);
+	counter(m, "records_implausible_total", "Pid records that report a wait longer than the task lived.", n->implausible);
 	gauge(m, "record_rate", "Records received per second over the last stats interval.", g->record_rate);
 	gauge(m, "receive_queue_bytes", "Bytes waiting in the socket receive queue.", g->queue_bytes);
 	gauge(m, "receive_buffer_bytes", "The socket receive buffer size.", g->rcvbuf_bytes);

@@ -205,6 +205,30 @@ static const uint16_t version_size[TS_KNOWN_VERSION + 1] = {
 	[13] = 416, [14] = 432, [15] = 560, [16] = 560, [17] = 592,
 };
 
+/* Clocks differ a little between the delay and elapsed figures. */
+#define DELAY_SLACK_NS 10000000ull
+
+bool record_implausible(const struct exit_record *r)
+{
+	static const enum rec_field delays[] = {
+		F_CPU_DELAY_TOTAL, F_BLKIO_DELAY_TOTAL, F_SWAPIN_DELAY_TOTAL,
+		F_FREEPAGES_DELAY_TOTAL, F_THRASHING_DELAY_TOTAL,
+		F_COMPACT_DELAY_TOTAL, F_WPCOPY_DELAY_TOTAL, F_IRQ_DELAY_TOTAL,
+		F_SOFT_DELAY_TOTAL,
+	};
+	uint64_t lifetime_ns;
+	unsigned i;
+
+	/* A tgid record sums its threads' waits: they may exceed its age. */
+	if (r->type != REC_PID || !rec_has(r, F_ETIME))
+		return false;
+	lifetime_ns = rec_get(r, F_ETIME) * 1000 + DELAY_SLACK_NS;
+	for (i = 0; i < sizeof(delays) / sizeof(delays[0]); i++)
+		if (rec_has(r, delays[i]) && rec_get(r, delays[i]) > lifetime_ns)
+			return true;
+	return false;
+}
+
 const char *rec_field_name(enum rec_field f)
 {
 	return (unsigned)f < F__COUNT ? fields[f].name : NULL;

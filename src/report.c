@@ -32,6 +32,10 @@ void report_final(const struct run_counts *rc, const struct run_info *ri)
 		n->records, n->records_pid, n->records_tgid, n->matched,
 		rc->written, ri->seconds, n->dropped, n->enobufs, n->truncated,
 		n->malformed, rc->unwritten);
+	if (n->implausible)
+		warnmsg("%" PRIu64 " records report a wait longer than the task "
+			"lived (the kernel's figure is wrong; written as sent)",
+			n->implausible);
 	if (n->dropped || n->enobufs)
 		warnmsg("records were lost because the receive queue overflowed: "
 			"raise --rcvbuf or lower --interval");
@@ -68,6 +72,7 @@ int report_summary(const char *path, const struct run_counts *rc,
 	kv_u64(&kb, "truncated", n->truncated);
 	kv_u64(&kb, "malformed", n->malformed);
 	kv_u64(&kb, "other", n->other);
+	kv_u64(&kb, "implausible", n->implausible);
 	kv_u64(&kb, "capture_errors", n->capture_errors);
 	kv_double(&kb, "seconds", ri->seconds);
 	kv_double(&kb, "cpu_user", ri->cpu_user);

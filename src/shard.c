@@ -232,6 +232,7 @@ static void add(struct loss_counters *a, const struct loss_counters *b)
 	a->truncated += b->truncated;
 	a->malformed += b->malformed;
 	a->other += b->other;
+	a->implausible += b->implausible;
 	a->capture_errors += b->capture_errors;
 }
 

@@ -34,7 +34,7 @@ check "uid is ours" [ "$uid" = "$(id -u)" ]
 check "struct version reported ($ver)" [ "$ver" -ge 1 ]
 check "summary: records_tgid counted, none of ours" [ -n "$(kv "$T/proc.sum" records_tgid)" ]
 check "summary: matched = $((N + 1))" [ "$(kv "$T/proc.sum" matched)" -eq $((N + 1)) ]
-for k in records records_pid records_tgid matched dropped enobufs truncated malformed seconds; do
+for k in records records_pid records_tgid matched dropped enobufs truncated malformed implausible seconds; do
 	check "summary has $k" grep -q "^$k=" "$T/proc.sum"
 done
 done_testing

@@ -98,6 +98,7 @@ fi
 for m in 'exitmon_records_total{type="pid"}' 'exitmon_records_total{type="tgid"}' \
 	exitmon_records_dropped_total exitmon_enobufs_episodes_total \
 	exitmon_messages_truncated_total exitmon_messages_malformed_total \
+	exitmon_records_implausible_total \
 	exitmon_record_rate exitmon_receive_queue_fill_ratio; do
 	check "metric $m" grep -qF "$m " "$T/m.prom"
 done
