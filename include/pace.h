@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "clock.h"
 #include "hist.h"
 
 /* How long a sleeper may go without looking at the stop flag. */
@@ -32,8 +33,6 @@ struct pace {
 	atomic_bool ended;	/* some spawner hit the cutoff */
 	atomic_uint_fast64_t next; /* next index to hand out */
 };
-
-uint64_t pace_now(void);
 
 /* rate 0 is flat out; count UINT64_MAX and duration_s 0 mean unbounded
  * (one of them must be bounded).  With a rate and a duration the count is

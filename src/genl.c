@@ -1,5 +1,6 @@
 /* Family resolution and listener (de)registration over libnl-genl. */
 #include "genl.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <linux/genetlink.h>
@@ -138,25 +139,16 @@ static int scan_datagram(struct ts_conn *c, unsigned seq, const char *buf,
 	return found;
 }
 
-static long elapsed_ms(const struct timespec *t0)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
-}
-
 static int wait_ack(struct ts_conn *c, unsigned seq, int timeout_ms,
 		    ts_msg_fn fn, void *arg)
 {
 	static char buf[65536];
-	struct timespec t0;
+	double deadline = mono_s() + timeout_ms / 1000.0;
 	int err = 0;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		struct pollfd p = { .fd = c->fd, .events = POLLIN };
-		long left = timeout_ms - elapsed_ms(&t0);
+		long left = (long)((deadline - mono_s()) * 1000);
 		ssize_t n;
 
 		if (left <= 0)

@@ -2,6 +2,7 @@
  * done by the shards' threads; this thread owns signals, timers and
  * reports. */
 #include "monitor.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -49,22 +50,6 @@ void mon_install_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGUSR1, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);	/* a gone reader is a counted error */
-}
-
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static double unix_now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_REALTIME, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
 struct mon {
@@ -265,8 +250,8 @@ static int start(struct mon *m)
 	if ((r = open_shards(m)) || (r = drop_privileges(m)) ||
 	    (r = register_shards(m)))
 		return r;
-	m->t0 = m->last_stats = m->last_metrics = now_s();
-	m->start_unix = unix_now();
+	m->t0 = m->last_stats = m->last_metrics = mono_s();
+	m->start_unix = real_s();
 	if (m->cfg->self_check && (r = self_check(m)))
 		return r;
 	for (i = 0; i < m->n_opened; i++)
@@ -366,10 +351,10 @@ static void main_loop(struct mon *m)
 	struct timespec t = { 0, TICK_MS * 1000000L };
 
 	if (m->cfg->metrics)
-		write_metrics(m, now_s());
+		write_metrics(m, mono_s());
 	while (!mon_stop) {
 		nanosleep(&t, NULL);	/* a signal ends it early */
-		tick(m, now_s());
+		tick(m, mono_s());
 	}
 	atomic_store(&m->stop, true);
 	notify_systemd("STOPPING=1");
@@ -385,7 +370,7 @@ static void finish(struct mon *m, struct run_info *ri)
 	for (i = 0; i < m->n_opened; i++)
 		shard_finish(&m->shards[i]);
 	output_drain(&m->out, OUTPUT_DRAIN_MS);
-	ri->seconds = now_s() - m->t0;
+	ri->seconds = mono_s() - m->t0;
 	ri->interval_ms = m->cfg->interval_ms;
 	ri->wakeup = m->cfg->wakeup;
 	ri->cpulist = m->cfg->cpulist;
@@ -393,7 +378,7 @@ static void finish(struct mon *m, struct run_info *ri)
 	for (i = 0; i < m->n_opened; i++)
 		ri->rcvbuf += m->shards[i].rcvbuf;
 	if (m->cfg->metrics && m->t0 > 0)
-		write_metrics(m, now_s());
+		write_metrics(m, mono_s());
 }
 
 static int report(struct mon *m, struct run_info *ri, int status)
@@ -479,7 +464,7 @@ int mon_replay(const struct mon_config *cfg)
 		col.filter = &cfg->filter;
 		col.limit = cfg->count;
 		col.taken = &m.taken;
-		m.t0 = now_s();
+		m.t0 = mono_s();
 		while ((r = capture_read_next(rd, &msg, &len)) > 0 && !mon_stop &&
 		       !collector_done(&col))
 			collector_datagram(&col, msg, len, 0);
@@ -490,7 +475,7 @@ int mon_replay(const struct mon_config *cfg)
 		}
 		collector_push(&col);
 		output_drain(&m.out, OUTPUT_DRAIN_MS);
-		ri.seconds = now_s() - m.t0;
+		ri.seconds = mono_s() - m.t0;
 		rc.n = &col.n;
 		output_counts(&m.out, &rc.written, &rc.unwritten);
 		ri.struct_version = col.last_version;

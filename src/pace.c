@@ -1,19 +1,12 @@
 /* Open-loop pacing against absolute deadlines: see pace.h. */
 #include "pace.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <math.h>
 #include <time.h>
 
 #define NS_PER_S 1000000000.0
-
-uint64_t pace_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 int pace_init(struct pace *p, double rate, uint64_t count, double duration_s)
 {
@@ -90,7 +83,7 @@ static void to_timespec(uint64_t ns, struct timespec *ts)
 enum pace_result pace_wait(struct pace *p, uint64_t deadline,
 			   const atomic_int *stop, uint64_t *now)
 {
-	uint64_t t = pace_now();
+	uint64_t t = mono_ns();
 
 	while (t < deadline) {
 		struct timespec ts;
@@ -103,7 +96,7 @@ enum pace_result pace_wait(struct pace *p, uint64_t deadline,
 		to_timespec(until, &ts);
 		/* EINTR only shortens one slice; the loop re-checks. */
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-		t = pace_now();
+		t = mono_ns();
 	}
 	*now = t;
 	if (atomic_load_explicit(stop, memory_order_relaxed))

@@ -1,5 +1,6 @@
 /* A listener socket with its own receive thread. */
 #include "shard.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -73,20 +74,12 @@ int shard_register(struct shard *s)
 	return r;
 }
 
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 static bool wait_for_check_record(struct shard *s, int timeout_ms)
 {
-	double deadline = now_s() + timeout_ms / 1000.0;
+	double deadline = mono_s() + timeout_ms / 1000.0;
 	struct timespec tick = { 0, 5 * 1000 * 1000 };
 
-	while (!s->col.watch_seen && now_s() < deadline && !mon_stop) {
+	while (!s->col.watch_seen && mono_s() < deadline && !mon_stop) {
 		receiver_drain(&s->rx, collector_datagram, &s->col);
 		if (!s->col.watch_seen)
 			nanosleep(&tick, NULL);
@@ -155,14 +148,14 @@ static void loop_batched(struct shard *s)
 static void loop_wakeup(struct shard *s)
 {
 	struct timeval tv = { 0, 200 * 1000 };	/* to notice a stop */
-	double last = now_s();
+	double last = mono_s();
 
 	setsockopt(s->rx.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	while (!atomic_load(s->stop)) {
 		double now;
 
 		receiver_wait_one(&s->rx, collector_datagram, &s->col);
-		now = now_s();
+		now = mono_s();
 		if (now - last >= s->cfg->interval_ms / 1000.0) {
 			collector_push(&s->col);
 			publish(s);

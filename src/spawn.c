@@ -132,7 +132,7 @@ void ctx_start_clock(struct spawn_ctx *ctx)
 {
 	getrusage(RUSAGE_SELF, &ctx->self0);
 	getrusage(RUSAGE_CHILDREN, &ctx->children0);
-	ctx->start_ns = pace_now();
+	ctx->start_ns = mono_ns();
 	pace_start(&ctx->pace, ctx->start_ns);
 }
 
@@ -287,7 +287,7 @@ static void collect(struct spawn_ctx *ctx, struct worker *ws,
 	if (ctx->start_ns == 0)		/* stopped before the start line */
 		ctx_start_clock(ctx);
 	if (end < ctx->start_ns)
-		end = pace_now();
+		end = mono_ns();
 	res->elapsed = (double)(end - ctx->start_ns) / 1e9;
 	rusage_since(RUSAGE_SELF, &ctx->self0, &res->self);
 	rusage_since(RUSAGE_CHILDREN, &ctx->children0, &res->children);

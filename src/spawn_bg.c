@@ -46,11 +46,6 @@ int bg_start(uint64_t n, pid_t **pids, uint64_t *made)
 	return r;
 }
 
-static double mono_s(void)
-{
-	return (double)pace_now() / 1e9;
-}
-
 /* Kill them all, then reap them all: the time is the cost of both. */
 double bg_stop(pid_t *pids, uint64_t n)
 {

@@ -56,7 +56,7 @@ static void reap_cohort(struct worker *w, uint64_t made)
 			continue;
 		}
 		w->exits++;
-		w->last_reap_ns = pace_now();
+		w->last_reap_ns = mono_ns();
 		hist_add(&w->reap, w->last_reap_ns - c->t0);
 	}
 }

@@ -8,6 +8,7 @@
  * errno, and clock_gettime().  Every task blocks every signal (the spawner
  * made it with all blocked), so no handler ever runs on these stacks. */
 #include "spawn_internal.h"
+#include "clock.h"
 
 #include <limits.h>
 #include <linux/futex.h>
@@ -45,14 +46,6 @@ static uint64_t cpu_now(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -136,7 +129,7 @@ static void wait_for(atomic_uint *w)
 
 static void note_end(struct task_ctl *c)
 {
-	uint64_t now = mono_now();
+	uint64_t now = mono_ns();
 	uint_fast64_t seen = atomic_load(&c->end_ns);
 
 	/* The group's end is its last thread's. */

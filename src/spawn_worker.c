@@ -28,7 +28,7 @@ static enum spawn_shape shape_of(const struct worker *w)
 
 static void note_reaped(struct worker *w, struct task_ctl *c, bool timed)
 {
-	uint64_t now = pace_now();
+	uint64_t now = mono_ns();
 
 	w->exits++;
 	w->last_reap_ns = now;

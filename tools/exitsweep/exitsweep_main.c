@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "clock.h"
 #include "numparse.h"
 #include "opts.h"
 #include "sweep.h"
@@ -438,7 +439,7 @@ static int sweep(struct sweep_config *cfg, struct sweep_machine *m)
 			(unsigned long long)cfg->seed);
 	for (size_t i = 0; i < plan.n_runs && !sweep_interrupted; i++) {
 		struct sweep_run *run = &plan.runs[i];
-		double t0 = sweep_proc_now();
+		double t0 = mono_s();
 
 		snprintf(run->tag, sizeof(run->tag), "xs%05ur%u",
 			 (unsigned)(getpid() % 100000), (unsigned)(i % 10000000));
@@ -450,7 +451,7 @@ static int sweep(struct sweep_config *cfg, struct sweep_machine *m)
 			break;
 		}
 		done++;
-		sweep_progress_note(cfg, &plan, &p, run->cell, sweep_proc_now() - t0);
+		sweep_progress_note(cfg, &plan, &p, run->cell, mono_s() - t0);
 	}
 	restore_or_warn(&restore_failed);
 	if (!cfg->quiet && p.tty)
@@ -467,11 +468,11 @@ static int sweep(struct sweep_config *cfg, struct sweep_machine *m)
 		status = EXIT_RUNTIME;
 	} else if (!cfg->quiet) {
 		fprintf(stderr, "%s: %zu runs in %.0f s%s\n", progname, done,
-			sweep_proc_now() - p.start, changes_dacct(cfg) ?
+			mono_s() - p.start, changes_dacct(cfg) ?
 			"; kernel.task_delayacct restored" : "");
 	}
 	if (done) {
-		r = write_outputs(cfg, &plan, m, sweep_proc_now() - p.start,
+		r = write_outputs(cfg, &plan, m, mono_s() - p.start,
 				  done < plan.n_runs);
 		if (!status)
 			status = r;

@@ -1,5 +1,6 @@
 /* Child process helpers. */
 #include "sweep_proc.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,14 +15,6 @@
 #include <unistd.h>
 
 #include "sweep_signal.h"
-
-double sweep_proc_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 void sweep_proc_sleep(double s)
 {
@@ -153,11 +146,11 @@ int sweep_proc_poll(pid_t pid, int *status)
 
 int sweep_proc_stop(pid_t pid, double grace, int *status)
 {
-	double end = sweep_proc_now() + grace;
+	double end = mono_s() + grace;
 	int r;
 
 	kill(pid, SIGTERM);
-	while ((r = sweep_proc_poll(pid, status)) == 0 && sweep_proc_now() < end)
+	while ((r = sweep_proc_poll(pid, status)) == 0 && mono_s() < end)
 		sweep_proc_sleep(0.005);
 	if (r == 0) {
 		kill(pid, SIGKILL);

@@ -29,8 +29,7 @@ int sweep_proc_capture(char *const argv[], char *buf, size_t len);
 void sweep_proc_describe(int status, char *buf, size_t len);
 /* The last non-empty line of a text file, or "" (for error messages). */
 void sweep_proc_last_line(const char *path, char *buf, size_t len);
-/* Monotonic seconds. */
-double sweep_proc_now(void);
+/* Sleep; a signal may cut it short. */
 void sweep_proc_sleep(double seconds);
 
 #endif

@@ -1,5 +1,6 @@
 /* Progress line and time left. */
 #include "sweep_progress.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <math.h>
@@ -20,7 +21,7 @@ int sweep_progress_init(struct sweep_progress *p, size_t n_cells, bool tty)
 		return -ENOMEM;
 	}
 	p->tty = tty;
-	p->start = sweep_proc_now();
+	p->start = mono_s();
 	return 0;
 }
 
@@ -88,7 +89,7 @@ void sweep_progress_show(FILE *f, const struct sweep_config *cfg,
 
 	sweep_analyze_cell_key(cfg, &plan->cells[plan->runs[i].cell], DIM_COUNT,
 			       key, sizeof(key));
-	sweep_clock_text(el, sizeof(el), sweep_proc_now() - p->start);
+	sweep_clock_text(el, sizeof(el), mono_s() - p->start);
 	sweep_clock_text(left, sizeof(left), rest);
 	fprintf(f, "%s%s: run %zu of %zu (%s): %s elapsed, %s%s left%s",
 		p->tty ? "\r\033[K" : "", progname, i + 1, plan->n_runs, key, el,

@@ -1,5 +1,6 @@
 /* Running exitmon and exitgen for one cell of the matrix. */
 #include "sweep_run.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -127,7 +128,7 @@ static int mon_start(const struct run_env *env, int listener, const char *tag,
 	m->running = true;
 	/* Ready = the pid file names our child: exitmon writes it only once
 	 * its listener is registered and records were seen to arrive. */
-	deadline = sweep_proc_now() + env->ready_timeout;
+	deadline = mono_s() + env->ready_timeout;
 	for (;;) {
 		char text[64];
 		FILE *pf = fopen(f->mon_pid, "re");
@@ -154,7 +155,7 @@ static int mon_start(const struct run_env *env, int listener, const char *tag,
 			m->running = false;
 			return -EINTR;
 		}
-		if (sweep_proc_now() > deadline) {
+		if (mono_s() > deadline) {
 			sweep_proc_stop(m->pid, STOP_GRACE_S, &status);
 			m->running = false;
 			snprintf(err, errlen, "exitmon was not ready after %.0f s "
@@ -384,7 +385,7 @@ static int gen_run(const struct run_env *env, const struct sweep_cell *c,
 	int r, status;
 
 	gen_args(env, c, tag, summary, kill, &b);
-	t0 = sweep_proc_now();
+	t0 = mono_s();
 	gen = sweep_proc_spawn(b.a, NULL, f->gen_err);
 	if (gen < 0) {
 		snprintf(err, errlen, "cannot start %s: %s", cfg->exitgen, strerror(-gen));
@@ -402,7 +403,7 @@ static int gen_run(const struct run_env *env, const struct sweep_cell *c,
 		return -ETIMEDOUT;
 	}
 	if (wall)
-		*wall = sweep_proc_now() - t0;
+		*wall = mono_s() - t0;
 	if (r < 0) {
 		snprintf(err, errlen, "cannot reap exitgen: %s", strerror(-r));
 		return r;
