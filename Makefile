@@ -32,10 +32,21 @@ else
 Q := @
 endif
 
+# A folder per program over one shared library (src/common, headers in
+# include/).  A program's private headers sit beside its sources; a folder
+# may add its own rules in a build.mk (e.g. generated BPF skeletons).
 PROGRAMS    := exitmon exitgen exitsweep
-MAIN_SRCS   := $(wildcard src/*_main.c) tools/exitsweep/exitsweep_main.c
-LIB_SRCS    := $(filter-out $(MAIN_SRCS),$(wildcard src/*.c tools/exitsweep/*.c))
-LIB_OBJS    := $(LIB_SRCS:%.c=$(B)/%.o)
+exitmon_DIR   := src/exitmon
+exitgen_DIR   := src/exitgen
+exitsweep_DIR := tools/exitsweep
+PROG_DIRS   := $(foreach p,$(PROGRAMS),$($(p)_DIR))
+COMMON_SRCS := $(wildcard src/common/*.c)
+COMMON_OBJS := $(COMMON_SRCS:%.c=$(B)/%.o)
+MAIN_SRCS   := $(foreach p,$(PROGRAMS),$($(p)_DIR)/$(p)_main.c)
+# Everything but the mains: what the unit tests and sanitizer builds link.
+LIB_SRCS    := $(COMMON_SRCS) $(filter-out $(MAIN_SRCS),\
+               $(foreach d,$(PROG_DIRS),$(wildcard $(d)/*.c)))
+TEST_INC    := $(addprefix -I,$(PROG_DIRS))
 UNIT_SRCS   := $(wildcard tests/unit/test_*.c)
 UNIT_BINS   := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 MANPAGES    := man/exitmon.8 man/exitgen.1 man/exitsweep.1
@@ -43,28 +54,35 @@ MANPAGES    := man/exitmon.8 man/exitgen.1 man/exitsweep.1
 .PHONY: all check unit e2e lint-man install clean bench soak fuzz deps demo test
 all: $(PROGRAMS)
 
+# -I of the source's own folder: a program's private headers.
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(dir $<) -MMD -MP -c $< -o $@
 
-$(B)/libexitmon.a: $(LIB_OBJS)
+$(B)/tests/unit/%.o: tests/unit/%.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) $(TEST_INC) -MMD -MP -c $< -o $@
+
+$(B)/libcommon.a: $(COMMON_OBJS)
 	@$(if $(Q),echo "  AR      $@")
-	$(Q)$(AR) rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-exitmon: $(B)/src/exitmon_main.o $(B)/libexitmon.a
-	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+# program P: its folder's objects as lib<P>.a (for unit tests), then P.
+define program
+$(1)_OBJS := $$(patsubst %.c,$(B)/%.o,$$(filter-out $$($(1)_DIR)/$(1)_main.c,$$(wildcard $$($(1)_DIR)/*.c)))
+$(B)/lib$(1).a: $$($(1)_OBJS)
+	@$$(if $$(Q),echo "  AR      $$@")
+	$$(Q)rm -f $$@ && $$(AR) rcs $$@ $$^
+$(1): $(B)/$$($(1)_DIR)/$(1)_main.o $(B)/lib$(1).a $(B)/libcommon.a
+	@$$(if $$(Q),echo "  LD      $$@")
+	$$(Q)$$(CC) $$(ALL_CFLAGS) $$(LDFLAGS) -o $$@ $$^ $$(LIBS) $$($(1)_LIBS)
+endef
+$(foreach p,$(PROGRAMS),$(eval $(call program,$(p))))
 
-exitgen: $(B)/src/exitgen_main.o $(B)/libexitmon.a
-	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
-
-exitsweep: $(B)/tools/exitsweep/exitsweep_main.o $(B)/libexitmon.a
-	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
-
-$(B)/tests/%: $(B)/tests/unit/%.o $(B)/libexitmon.a
+PROG_LIBS   := $(foreach p,$(PROGRAMS),$(B)/lib$(p).a)
+$(B)/tests/%: $(B)/tests/unit/%.o $(PROG_LIBS) $(B)/libcommon.a
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LIBS)
 
@@ -116,6 +134,9 @@ test: deps
 
 clean:
 	rm -rf $(B) $(PROGRAMS)
+
+# Per-folder extra rules (generated sources and the like).
+-include $(wildcard src/*/build.mk tools/*/build.mk)
 
 include tests/fuzz/fuzz.mk
 

@@ -28,7 +28,7 @@ FUZZ_FLAGS         := -fsanitize=fuzzer,address,undefined \
                       -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
 # What the fuzz target exercises: only the parser and the formats, so it
 # links without libnl or libcap.
-FUZZ_LIB_SRCS      := src/record.c src/format.c
+FUZZ_LIB_SRCS      := src/common/record.c src/common/format.c
 FUZZ_RUN_FLAGS     := -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
                       -print_final_stats=1
 FUZZ_ENV           := UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -43,7 +43,7 @@ SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(SAN_B)/tests/%)
 $(SAN_B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC-SAN  $<")
-	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(SAN_FLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(TEST_INC) $(SAN_FLAGS) -MMD -MP -c $< -o $@
 
 $(SAN_B)/libexitmon.a: $(SAN_LIB_OBJS)
 	@$(if $(Q),echo "  AR      $@")
@@ -87,7 +87,7 @@ fuzz-smoke: $(SAN_B)/fuzz/fuzz_record
 	  $(SAN_B)/fuzz/smoke.log | sed 's/^/fuzz-smoke: /'
 
 # exitmon itself under the sanitizers, replaying a real capture.
-$(SAN_B)/exitmon: $(SAN_B)/src/exitmon_main.o $(SAN_B)/libexitmon.a
+$(SAN_B)/exitmon: $(SAN_B)/src/exitmon/exitmon_main.o $(SAN_B)/libexitmon.a
 	@$(if $(Q),echo "  LD-SAN  $@")
 	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
@@ -106,11 +106,11 @@ $(SAN_B)/fuzz/mkseeds: tests/fuzz/mkseeds.c tests/unit/tsbuild.h include/record.
 fuzz-seeds: $(SAN_B)/fuzz/mkseeds
 	$(Q)$< tests/fuzz/corpus
 
-$(SAN_B)/bench/bench_format: tests/bench/bench_format.c src/record.c \
-		src/format.c tests/unit/tsbuild.h include/record.h include/format.h
+$(SAN_B)/bench/bench_format: tests/bench/bench_format.c src/common/record.c \
+		src/common/format.c tests/unit/tsbuild.h include/record.h include/format.h
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ tests/bench/bench_format.c src/record.c \
-	  src/format.c
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ tests/bench/bench_format.c src/common/record.c \
+	  src/common/format.c
 
 bench-format: $(SAN_B)/bench/bench_format
 	$(Q)$<

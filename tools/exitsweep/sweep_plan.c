@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "numparse.h"
-#include "spawn.h"
+#include "workload.h"
 
 #define MAX_RATE 10000000u
 #define MAX_BACKGROUND 1000000u
@@ -157,7 +157,7 @@ int sweep_plan_parse_sizes(const char *list, struct sweep_dimvals *dv)
 static int work_item(const char *s, struct sweep_dimvals *dv)
 {
 	struct spawn_work w = { 0 };
-	int r = spawn_parse_work(s, &w);
+	int r = workload_parse_work(s, &w);
 
 	return r < 0 ? r : add(dv, (int64_t)dv->n, s);
 }

@@ -156,7 +156,7 @@ static void take_option(struct cli *c, int val, const char *v)
 
 	switch (val) {
 	case 's':
-		if (spawn_parse_shape(v, &cfg->shape, &cfg->group_threads) < 0)
+		if (workload_parse_shape(v, &cfg->shape, &cfg->group_threads) < 0)
 			bad("shape", v, "expected thread, process, fork or "
 			    "group:K with K from 2 to 1024");
 		break;
@@ -181,7 +181,7 @@ static void take_option(struct cli *c, int val, const char *v)
 			bad("batch", v, "expected 1 to 100000");
 		break;
 	case 'W':
-		if (spawn_parse_work(v, &cfg->work) < 0)
+		if (workload_parse_work(v, &cfg->work) < 0)
 			bad("work", v, "expected cpu:USEC, touch:BYTES, "
 			    "write:BYTES[:PATH] or sync:BYTES[:PATH]");
 		break;

@@ -175,7 +175,7 @@ int genreport_build(struct replist *l, const struct spawn_config *cfg,
 	if (cfg->shape == SHAPE_GROUP)
 		snprintf(shape, sizeof(shape), "group:%u", cfg->group_threads);
 	else
-		snprintf(shape, sizeof(shape), "%s", spawn_shape_name(cfg->shape));
+		snprintf(shape, sizeof(shape), "%s", workload_shape_name(cfg->shape));
 	rep_str(l, "shape", shape);
 	rep_str(l, "tag", cfg->tag);
 	rep_u64(l, "tasks_created", res->created);

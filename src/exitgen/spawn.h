@@ -9,27 +9,12 @@
 #include <sys/resource.h>
 
 #include "hist.h"
-
-enum spawn_shape {
-	SHAPE_THREAD,	/* pthreads of our own process: tgid accounting on */
-	SHAPE_PROCESS,	/* clone(CLONE_VM) processes: tgid accounting off */
-	SHAPE_FORK,	/* fork() + _exit(): full address-space copy */
-	SHAPE_GROUP,	/* processes of K threads: one tgid record each */
-};
+#include "workload.h"
 
 enum spawn_exit_by { EXIT_BY_EXIT, EXIT_BY_SIGNAL };
 
 enum spawn_stop {
 	STOP_COUNT, STOP_DURATION, STOP_SIGNAL, STOP_LIMIT, STOP_ERROR,
-};
-
-/* Work every task (every thread of a group) does before it exits. */
-struct spawn_work {
-	uint64_t cpu_ns;	/* burn this much CPU time */
-	uint64_t touch_bytes;	/* map and touch this much fresh memory */
-	uint64_t write_bytes;	/* write this many bytes ... */
-	const char *write_path;	/* ... to this file (NULL: /dev/null) */
-	bool write_sync;	/* ... and wait for it to reach the disk */
 };
 
 #define SPAWN_TAG_MAX 15	/* TASK_COMM_LEN - 1 */
@@ -78,11 +63,6 @@ struct spawn_result {
 int spawn_run(const struct spawn_config *cfg, struct spawn_result *res);
 void spawn_result_free(struct spawn_result *res);
 
-/* "thread", "process", "fork", "group:K". */
-int spawn_parse_shape(const char *s, enum spawn_shape *shape, unsigned *k);
-const char *spawn_shape_name(enum spawn_shape shape);
-/* "cpu:USEC", "touch:BYTES", "write:BYTES[:PATH]", added to *w. */
-int spawn_parse_work(const char *s, struct spawn_work *w);
 const char *spawn_stop_name(enum spawn_stop s);
 
 #endif

@@ -1,0 +1,23 @@
+/* Keys of exitprobe's --summary file (key=value, see kvfile.h): written by
+ * exitprobe, read by exitsweep.  The per-class key is built from the class
+ * names: ns_per_exit_<tgid_on|tgid_off>_<listener|nolistener>. */
+#ifndef EXITMON_PROBE_SUMMARY_H
+#define EXITMON_PROBE_SUMMARY_H
+
+#define PROBE_KEY_METHOD		"method"	/* fentry | sample */
+#define PROBE_KEY_METHOD_WHY		"method_reason"	/* why auto chose it */
+#define PROBE_KEY_PERIOD_US		"period_us"	/* sample only */
+#define PROBE_KEY_EXITS			"exits"
+#define PROBE_KEY_EXITS_TGID_ON		"exits_tgid_on"
+#define PROBE_KEY_EXITS_LISTENER	"exits_listener"
+#define PROBE_KEY_EXITS_FOREIGN		"exits_foreign_listener"
+#define PROBE_KEY_NS_PER_EXIT		"ns_per_exit"
+#define PROBE_KEY_NS_PER_EXIT_CI95	"ns_per_exit_ci95"
+#define PROBE_KEY_CLASS_PREFIX		"ns_per_exit_"
+
+#define PROBE_CLASS_TGID_ON		"tgid_on"
+#define PROBE_CLASS_TGID_OFF		"tgid_off"
+#define PROBE_CLASS_LISTENER		"listener"
+#define PROBE_CLASS_NOLISTENER		"nolistener"
+
+#endif
