@@ -8,7 +8,13 @@
 # the median of the per-round ratios to no listener, records lost, and the
 # collector's CPU time per record.
 #
+# Then the collector's own CPU against the floor of any listener: a bare
+# recvmmsg drain (tests/bench/floor.c) registered at the same time as
+# exitmon, so both receive the same records; per output format, the
+# median of the per-round ratios of their CPU times.
+#
 #   tools/bench.sh [ROUNDS [EXITS]]     (defaults 5 and 200000)
+#   BENCH_PARTS="rate floor" (default both), BENCH_FORMATS="csv jsonl text"
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,6 +22,9 @@ ROUNDS=${1:-${BENCH_ROUNDS:-5}}
 EXITS=${2:-${BENCH_EXITS:-200000}}
 WORKERS=${BENCH_WORKERS:-$(nproc)}
 MODES=(none batch wakeup)
+PARTS=${BENCH_PARTS:-rate floor}
+FORMATS=${BENCH_FORMATS:-csv jsonl text}
+FLOOR=${BENCH_FLOOR:-$TOP/build/bench/floor}
 T=$(mktemp -d /tmp/exitmon-bench.XXXXXX)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$T"' EXIT
 
@@ -25,6 +34,12 @@ for p in exitmon exitgen; do
 done
 
 kv() { sed -n "s/^$2=//p" "$1"; }
+
+# wait_ready FILE: until FILE has content (a pidfile, the floor's "ready")
+wait_ready() {
+	for _ in $(seq 200); do [ -s "$1" ] && return 0; sleep 0.05; done
+	echo "bench: a listener did not start ($1)" >&2; exit 1
+}
 
 # run MODE ROUND: one generator run under MODE; appends a line to results
 run() {
@@ -37,8 +52,7 @@ run() {
 		"$TOP/exitmon" $extra -f csv -o "$T/out.csv" --comm "$tag" \
 			--summary "$sum.mon" --pidfile "$T/mon.pid" 2>/dev/null &
 		mon=$!
-		for _ in $(seq 200); do [ -s "$T/mon.pid" ] && break; sleep 0.05; done
-		[ -s "$T/mon.pid" ] || { echo "bench: exitmon did not start" >&2; exit 1; }
+		wait_ready "$T/mon.pid"
 	fi
 	"$TOP/exitgen" --shape thread --rate max --workers "$WORKERS" \
 		--count "$EXITS" --tag "$tag" --summary "$sum.gen" >/dev/null
@@ -56,18 +70,69 @@ run() {
 	echo "$round $mode $rate $lost $cpu" >> "$T/results"
 }
 
-echo "bench: $ROUNDS rounds x ${#MODES[@]} modes, $EXITS thread exits each," \
-	"$WORKERS spawners, $(nproc) CPUs, $(uname -r)" >&2
-for ((r = 0; r < ROUNDS; r++)); do
-	# Rotate the order each round: none,batch,wakeup / batch,wakeup,none ...
-	for ((k = 0; k < ${#MODES[@]}; k++)); do
-		m=${MODES[$(( (r + k) % ${#MODES[@]} ))]}
-		run "$m" "$r"
-		echo "bench: round $((r + 1))/$ROUNDS $m: $(tail -1 "$T/results" | cut -d' ' -f3) exits/s" >&2
-	done
-done
 
-python3 - "$T/results" "$EXITS" <<'PY'
+# floor FORMAT ROUND: exitmon -f FORMAT and the floor listener side by side
+floor() {
+	local fmt=$1 round=$2 sum=$T/floor.$1.$2
+	"$FLOOR" > "$sum.floor" &
+	local fl=$!
+	wait_ready "$sum.floor"
+	"$TOP/exitmon" -f "$fmt" -o "$T/out.$fmt" --summary "$sum.mon" \
+		--pidfile "$T/mon.pid" 2>/dev/null &
+	local mon=$!
+	wait_ready "$T/mon.pid"
+	"$TOP/exitgen" --shape thread --rate max --workers "$WORKERS" \
+		--count "$EXITS" --tag benchfloor >/dev/null
+	sleep 0.2
+	kill -TERM "$mon" "$fl"; wait "$mon" "$fl" || true
+	rm -f "$T/mon.pid" "$T/out.$fmt"
+	local line n drops fcpu mcpu lost
+	line=$(tail -1 "$sum.floor")
+	n=$(sed -n 's/.*datagrams=\([0-9]*\).*/\1/p' <<<"$line")
+	drops=$(sed -n 's/.*drops=\([0-9]*\).*/\1/p' <<<"$line")
+	fcpu=$(sed -n 's/.*cpu_us=\([0-9]*\).*/\1/p' <<<"$line")
+	mcpu=$(python3 -c "print(($(kv "$sum.mon" cpu_user)+$(kv "$sum.mon" cpu_sys))*1e6)")
+	lost=$(( $(kv "$sum.mon" dropped) + drops ))
+	echo "$fmt $round $n $fcpu $mcpu $lost" >> "$T/floor"
+	echo "bench: floor round $((round + 1))/$ROUNDS -f $fmt: $n records," \
+		"floor $fcpu us, exitmon $mcpu us" >&2
+}
+
+floor_part() {
+	[ -x "$FLOOR" ] || { echo "bench: $FLOOR is not built: run make bench" >&2; exit 1; }
+	echo "bench: collector CPU against the floor listener, $ROUNDS rounds x" \
+		"formats ($FORMATS), $EXITS thread exits each" >&2
+	for ((r = 0; r < ROUNDS; r++)); do
+		for fmt in $FORMATS; do floor "$fmt" "$r"; done
+	done
+	python3 - "$T/floor" <<'PY'
+import statistics as st, sys
+by = {}
+for fmt, rnd, n, fcpu, mcpu, lost in (l.split() for l in open(sys.argv[1])):
+    by.setdefault(fmt, []).append((int(n), float(fcpu), float(mcpu), int(lost)))
+print(f"{'exitmon -f':<12}{'floor us/rec':>13}{'exitmon us/rec':>16}{'ratio (median, range)':>28}{'lost':>7}")
+for fmt, runs in by.items():
+    fl = [f / n for n, f, m, l in runs]
+    mo = [m / n for n, f, m, l in runs]
+    ra = sorted(m / f for n, f, m, l in runs)
+    print(f"{fmt:<12}{st.median(fl):>13.2f}{st.median(mo):>16.2f}"
+          f"{st.median(ra):>10.2f} ({ra[0]:.2f}-{ra[-1]:.2f}){'':>6}{sum(r[3] for r in runs):>7}")
+print(f"(both registered at once, same records; {len(runs)} rounds per format)")
+PY
+}
+
+rate_part() {
+	echo "bench: $ROUNDS rounds x ${#MODES[@]} modes, $EXITS thread exits each," \
+		"$WORKERS spawners, $(nproc) CPUs, $(uname -r)" >&2
+	for ((r = 0; r < ROUNDS; r++)); do
+		# Rotate the order each round: none,batch,wakeup / batch,wakeup,none ...
+		for ((k = 0; k < ${#MODES[@]}; k++)); do
+			m=${MODES[$(( (r + k) % ${#MODES[@]} ))]}
+			run "$m" "$r"
+			echo "bench: round $((r + 1))/$ROUNDS $m: $(tail -1 "$T/results" | cut -d' ' -f3) exits/s" >&2
+		done
+	done
+	python3 - "$T/results" "$EXITS" <<'PY'
 import statistics as st, sys
 rows = [l.split() for l in open(sys.argv[1])]
 exits = int(sys.argv[2])
@@ -86,3 +151,12 @@ for mode in ("none", "batch", "wakeup"):
     print(f"{names[mode]:<26}{st.median(rates):>15.0f}{st.median(ratios):>15.3f}{lost:>14}{cpu:>15}")
 print(f"(medians over {len(base)} rounds; lost summed over {len(base) * exits} exits per mode)")
 PY
+}
+
+for part in $PARTS; do
+	case $part in
+	rate) rate_part ;;
+	floor) floor_part ;;
+	*) echo "bench: unknown part '$part' (rate, floor)" >&2; exit 2 ;;
+	esac
+done

@@ -1,0 +1,123 @@
+/* The floor of what any taskstats collector can spend per record: register
+ * for every possible CPU, drain the socket with recvmmsg every 10 ms and
+ * discard what arrives.  Run next to exitmon, it receives exactly the same
+ * records, so the two CPU figures compare without drift between runs
+ * (tools/bench.sh).  Deliberately not built on the project's collector
+ * code: it is the yardstick, not the thing measured.
+ *
+ *   floor [RCVBUF_BYTES]   runs until SIGTERM/SIGINT, then prints
+ *   datagrams=N drops=N cpu_us=N on stdout */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <linux/netlink.h>
+#include <linux/sock_diag.h>
+#include <linux/taskstats.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#define BATCH 64
+#define DGRAM 2048
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static int cpu_mask(char *buf, int cap)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "r");
+	int ok = f && fgets(buf, cap, f);
+
+	if (f)
+		fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return ok ? 0 : -1;
+}
+
+static int register_all(struct nl_sock *sk, int family, int cmd_attr)
+{
+	char cpus[256];
+	struct nl_msg *m = nlmsg_alloc();
+	int r = -1;
+
+	if (m && cpu_mask(cpus, sizeof(cpus)) == 0 &&
+	    genlmsg_put(m, NL_AUTO_PORT, NL_AUTO_SEQ, family, 0, NLM_F_ACK,
+			TASKSTATS_CMD_GET, TASKSTATS_VERSION) &&
+	    nla_put_string(m, cmd_attr, cpus) == 0)
+		r = nl_send_sync(sk, m);	/* frees m */
+	else
+		nlmsg_free(m);
+	return r;
+}
+
+static unsigned long long drain(int fd)
+{
+	static char bufs[BATCH][DGRAM];
+	struct iovec iov[BATCH];
+	struct mmsghdr msgs[BATCH] = { 0 };
+	unsigned long long n = 0;
+	int i, got;
+
+	for (i = 0; i < BATCH; i++) {
+		iov[i] = (struct iovec){ bufs[i], DGRAM };
+		msgs[i].msg_hdr.msg_iov = &iov[i];
+		msgs[i].msg_hdr.msg_iovlen = 1;
+	}
+	while ((got = recvmmsg(fd, msgs, BATCH, MSG_DONTWAIT, NULL)) > 0)
+		n += (unsigned long long)got;
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	int rcvbuf = argc > 1 ? atoi(argv[1]) : 8 << 20, fd, family;
+	uint32_t meminfo[SK_MEMINFO_VARS] = { 0 };
+	socklen_t len = sizeof(meminfo);
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	unsigned long long n = 0;
+	struct nl_sock *sk = nl_socket_alloc();
+	struct rusage ru;
+
+	if (!sk || genl_connect(sk) < 0 ||
+	    (family = genl_ctrl_resolve(sk, TASKSTATS_GENL_NAME)) < 0) {
+		fprintf(stderr, "floor: no taskstats family\n");
+		return 1;
+	}
+	/* Records carry sequence number 0: let them pass while acks are awaited. */
+	nl_socket_disable_seq_check(sk);
+	fd = nl_socket_get_fd(sk);
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf));
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
+	if (register_all(sk, family, TASKSTATS_CMD_ATTR_REGISTER_CPUMASK) < 0) {
+		fprintf(stderr, "floor: cannot register (needs CAP_NET_ADMIN)\n");
+		return 1;
+	}
+	printf("ready\n");
+	fflush(stdout);
+	while (!stop) {
+		nanosleep(&tick, NULL);
+		n += drain(fd);
+	}
+	n += drain(fd);
+	getsockopt(fd, SOL_SOCKET, SO_MEMINFO, meminfo, &len);
+	/* A listener left registered costs every later exit a failed send. */
+	register_all(sk, family, TASKSTATS_CMD_ATTR_DEREGISTER_CPUMASK);
+	getrusage(RUSAGE_SELF, &ru);
+	printf("datagrams=%llu drops=%u cpu_us=%lld\n", n,
+	       meminfo[SK_MEMINFO_DROPS],
+	       (long long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000 +
+	       ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+	return 0;
+}
