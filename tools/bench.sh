@@ -13,8 +13,14 @@
 # exitmon, so both receive the same records; per output format, the
 # median of the per-round ratios of their CPU times.
 #
+# Last, the user-space ceiling with no kernel in the loop: a capture of
+# EXITS thread exits replayed to each format (records per second per core
+# of CPU), and instructions per record from callgrind (the difference of
+# two replay lengths, so start-up cancels out; repeatable on a busy VM).
+#
 #   tools/bench.sh [ROUNDS [EXITS]]     (defaults 5 and 200000)
-#   BENCH_PARTS="rate floor" (default both), BENCH_FORMATS="csv jsonl text"
+#   BENCH_PARTS="rate floor replay" (default all three),
+#   BENCH_FORMATS="csv jsonl text"
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,7 +28,7 @@ ROUNDS=${1:-${BENCH_ROUNDS:-5}}
 EXITS=${2:-${BENCH_EXITS:-200000}}
 WORKERS=${BENCH_WORKERS:-$(nproc)}
 MODES=(none batch wakeup)
-PARTS=${BENCH_PARTS:-rate floor}
+PARTS=${BENCH_PARTS:-rate floor replay}
 FORMATS=${BENCH_FORMATS:-csv jsonl text}
 FLOOR=${BENCH_FLOOR:-$TOP/build/bench/floor}
 T=$(mktemp -d /tmp/exitmon-bench.XXXXXX)
@@ -121,6 +127,44 @@ print(f"(both registered at once, same records; {len(runs)} rounds per format)")
 PY
 }
 
+# replay_run FORMAT [VALGRIND...]: replay the capture; prints the summary file
+replay_run() {
+	local fmt=$1; shift
+	"$@" "$TOP/exitmon" --replay "$T/cap.pcap" -f "$fmt" -o "$T/replay.$fmt" \
+		--summary "$T/replay.sum" ${REPLAY_COUNT:+--count $REPLAY_COUNT} 2>/dev/null
+	rm -f "$T/replay.$fmt"
+}
+
+# instructions FORMAT COUNT: callgrind's instruction count for COUNT records
+instructions() {
+	REPLAY_COUNT=$2 replay_run "$1" valgrind --tool=callgrind \
+		--callgrind-out-file="$T/cg.out" >/dev/null 2>&1
+	sed -n 's/^summary: //p' "$T/cg.out"
+}
+
+replay_part() {
+	"$TOP/exitmon" --capture "$T/cap.pcap" -o /dev/null --comm benchreplay \
+		--pidfile "$T/mon.pid" 2>/dev/null &
+	local mon=$!
+	wait_ready "$T/mon.pid"
+	"$TOP/exitgen" --shape thread --rate max --workers "$WORKERS" \
+		--count "$EXITS" --tag benchreplay >/dev/null
+	sleep 0.2
+	kill -TERM "$mon"; wait "$mon" || true; rm -f "$T/mon.pid"
+	echo "bench: replaying a capture of $(du -h "$T/cap.pcap" | cut -f1)" >&2
+	printf '%-8s%10s%18s%18s\n' format records "records/s/core" "instr/record"
+	local fmt recs cpu lo hi
+	for fmt in $FORMATS; do
+		replay_run "$fmt"
+		recs=$(kv "$T/replay.sum" records)
+		cpu=$(python3 -c "print($(kv "$T/replay.sum" cpu_user)+$(kv "$T/replay.sum" cpu_sys))")
+		lo=$(instructions "$fmt" 5000); hi=$(instructions "$fmt" 25000)
+		printf '%-8s%10s%18.0f%18.0f\n' "$fmt" "$recs" \
+			"$(python3 -c "print($recs/max($cpu,1e-6))")" \
+			"$(python3 -c "print(($hi-$lo)/20000)")"
+	done
+}
+
 rate_part() {
 	echo "bench: $ROUNDS rounds x ${#MODES[@]} modes, $EXITS thread exits each," \
 		"$WORKERS spawners, $(nproc) CPUs, $(uname -r)" >&2
@@ -157,6 +201,7 @@ for part in $PARTS; do
 	case $part in
 	rate) rate_part ;;
 	floor) floor_part ;;
-	*) echo "bench: unknown part '$part' (rate, floor)" >&2; exit 2 ;;
+	replay) replay_part ;;
+	*) echo "bench: unknown part '$part' (rate, floor, replay)" >&2; exit 2 ;;
 	esac
 done
