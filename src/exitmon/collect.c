@@ -3,12 +3,12 @@
 
 #include <errno.h>
 #include <stdlib.h>
-#include <linux/netlink.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
 
 #include "capture.h"
+#include "tsnl.h"
 
 /* Staged output is pushed in chunks of about this size. */
 #define STAGE_PUSH (128 * 1024)
@@ -69,11 +69,12 @@ static void emit(struct collector *c, const struct exit_record *r)
 		collector_push(c);
 }
 
-static void handle_msg(struct collector *c, const void *msg, size_t len)
+static void handle_msg(void *arg, const struct nlmsghdr *nh)
 {
+	struct collector *c = arg;
 	struct exit_msg m;
 	unsigned i;
-	int r = record_parse_nlmsg(msg, len, &m);
+	int r = record_parse_nlmsg(nh, nh->nlmsg_len, &m);
 
 	if (r == -ENOMSG) {
 		c->n.other++;
@@ -111,7 +112,6 @@ static void capture(struct collector *c, const void *msg, size_t len)
 void collector_datagram(void *arg, const void *msg, size_t len, int flags)
 {
 	struct collector *c = arg;
-	const unsigned char *p = msg;
 
 	if (flags == -ENOBUFS) {
 		c->n.enobufs++;
@@ -124,20 +124,6 @@ void collector_datagram(void *arg, const void *msg, size_t len, int flags)
 		return;
 	}
 	/* A datagram may hold several netlink messages. */
-	while (len >= NLMSG_HDRLEN) {
-		struct nlmsghdr nh;
-
-		memcpy(&nh, p, sizeof(nh));
-		if (nh.nlmsg_len < NLMSG_HDRLEN || nh.nlmsg_len > len) {
-			c->n.malformed++;
-			return;
-		}
-		handle_msg(c, p, nh.nlmsg_len);
-		if (NLMSG_ALIGN(nh.nlmsg_len) >= len)
-			return;
-		p += NLMSG_ALIGN(nh.nlmsg_len);
-		len -= NLMSG_ALIGN(nh.nlmsg_len);
-	}
-	if (len)
+	if (tsnl_walk(msg, len, handle_msg, c) < 0)
 		c->n.malformed++;
 }

@@ -47,7 +47,7 @@ int shard_open(struct shard *s, const struct mon_config *cfg, unsigned index,
 	s->col.taken = taken;
 	if ((r = collector_init(&s->col)) < 0)
 		return r;
-	if ((r = ts_open(&s->ts)) < 0)
+	if ((r = tsnl_open(&s->ts)) < 0)
 		return r;
 	return receiver_init(&s->rx, s->ts.fd);
 }
@@ -67,7 +67,7 @@ int shard_register(struct shard *s)
 	int r;
 
 	caps_net_admin_effective(true);
-	r = ts_register(&s->ts, s->cpulist, REQUEST_TIMEOUT_MS,
+	r = tsnl_register(&s->ts, s->cpulist, REQUEST_TIMEOUT_MS,
 			collector_datagram, &s->col);
 	caps_net_admin_effective(false);
 	s->registered = r == 0;
@@ -195,7 +195,7 @@ void shard_finish(struct shard *s)
 	receiver_drain(&s->rx, collector_datagram, &s->col);
 	if (s->registered) {
 		caps_net_admin_effective(true);
-		if (ts_deregister(&s->ts, s->cpulist, REQUEST_TIMEOUT_MS,
+		if (tsnl_deregister(&s->ts, s->cpulist, REQUEST_TIMEOUT_MS,
 				  collector_datagram, &s->col) == 0)
 			s->registered = false;
 		caps_net_admin_effective(false);
@@ -208,7 +208,7 @@ void shard_finish(struct shard *s)
 void shard_close(struct shard *s)
 {
 	receiver_free(&s->rx);
-	ts_close(&s->ts);
+	tsnl_close(&s->ts);
 	collector_free(&s->col);
 	pthread_mutex_destroy(&s->lock);
 }

@@ -10,7 +10,7 @@
 
 #include "collect.h"
 #include "cpulist.h"
-#include "genl.h"
+#include "tsnl.h"
 #include "receive.h"
 
 struct mon_config;
@@ -19,7 +19,7 @@ struct shard {
 	unsigned index;
 	struct cpuset_bits cpus;
 	char cpulist[1024];
-	struct ts_conn ts;
+	struct tsnl_conn ts;
 	struct receiver rx;
 	struct collector col;
 	uint64_t rcvbuf;		/* what the kernel granted */
