@@ -61,6 +61,9 @@ static void deliver(struct receiver *r, unsigned i, tsnl_datagram_fn fn, void *a
 	fn(arg, r->iov[i].iov_base, len, flags);
 }
 
+/* The hot path reads the socket itself with recvmmsg (and counts drops
+ * with SO_MEMINFO): libnl has no batched receive, one recv per record
+ * would cost a wakeup each.  Requests and acks go through tsnl. */
 int receiver_drain(struct receiver *r, tsnl_datagram_fn fn, void *arg)
 {
 	int total = 0;

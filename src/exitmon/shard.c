@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "caps.h"
-#include "monitor.h"
+#include "monitor.h"	/* struct mon_config */
 #include "selfcheck.h"
 
 #define REQUEST_TIMEOUT_MS 5000
@@ -29,7 +29,7 @@ void shard_split_cpus(const struct cpuset_bits *all, unsigned n, unsigned i,
 }
 
 int shard_open(struct shard *s, const struct mon_config *cfg, unsigned index,
-	       struct output *out, atomic_ullong *taken, atomic_bool *stop)
+	       const struct collector_setup *w)
 {
 	int r;
 
@@ -37,15 +37,11 @@ int shard_open(struct shard *s, const struct mon_config *cfg, unsigned index,
 	pthread_mutex_init(&s->lock, NULL);
 	s->index = index;
 	s->cfg = cfg;
-	s->stop = stop;
+	atomic_init(&s->stop, false);
 	s->ts.fd = -1;
 	shard_split_cpus(&cfg->cpus, cfg->shards, index, &s->cpus);
 	cpulist_format(&s->cpus, s->cpulist, sizeof(s->cpulist));
-	s->col.out = out;
-	s->col.filter = &cfg->filter;
-	s->col.limit = cfg->count;
-	s->col.taken = taken;
-	if ((r = collector_init(&s->col)) < 0)
+	if ((r = collector_init(&s->col, w)) < 0)
 		return r;
 	if ((r = tsnl_open(&s->ts)) < 0)
 		return r;
@@ -74,12 +70,13 @@ int shard_register(struct shard *s)
 	return r;
 }
 
-static bool wait_for_check_record(struct shard *s, int timeout_ms)
+static bool wait_for_check_record(struct shard *s, int timeout_ms,
+				  const volatile sig_atomic_t *cancel)
 {
 	double deadline = mono_s() + timeout_ms / 1000.0;
 	struct timespec tick = { 0, 5 * 1000 * 1000 };
 
-	while (!s->col.watch_seen && mono_s() < deadline && !mon_stop) {
+	while (!s->col.watch_seen && mono_s() < deadline && !*cancel) {
 		receiver_drain(&s->rx, collector_datagram, &s->col);
 		if (!s->col.watch_seen)
 			nanosleep(&tick, NULL);
@@ -87,7 +84,8 @@ static bool wait_for_check_record(struct shard *s, int timeout_ms)
 	return s->col.watch_seen;
 }
 
-int shard_self_check(struct shard *s, int timeout_ms)
+int shard_self_check(struct shard *s, int timeout_ms,
+		     const volatile sig_atomic_t *cancel)
 {
 	int attempt, r = -EINVAL, cpu;
 
@@ -99,7 +97,7 @@ int shard_self_check(struct shard *s, int timeout_ms)
 				break;
 		if (r < 0)
 			return r;
-		if (wait_for_check_record(s, timeout_ms))
+		if (wait_for_check_record(s, timeout_ms, cancel))
 			break;
 		/* Lost to an overflow is not deafness: try again. */
 		receiver_update_drops(&s->rx);
@@ -136,7 +134,7 @@ static void loop_batched(struct shard *s)
 	struct timespec next;
 
 	clock_gettime(CLOCK_MONOTONIC, &next);
-	while (!atomic_load(s->stop)) {
+	while (!atomic_load(&s->stop)) {
 		receiver_drain(&s->rx, collector_datagram, &s->col);
 		collector_push(&s->col);
 		publish(s);
@@ -151,7 +149,7 @@ static void loop_wakeup(struct shard *s)
 	double last = mono_s();
 
 	setsockopt(s->rx.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	while (!atomic_load(s->stop)) {
+	while (!atomic_load(&s->stop)) {
 		double now;
 
 		receiver_wait_one(&s->rx, collector_datagram, &s->col);
@@ -187,8 +185,14 @@ int shard_start(struct shard *s)
 	return -r;
 }
 
+void shard_stop(struct shard *s)
+{
+	atomic_store(&s->stop, true);
+}
+
 void shard_finish(struct shard *s)
 {
+	shard_stop(s);
 	if (s->running)
 		pthread_join(s->thread, NULL);
 	s->running = false;
@@ -213,23 +217,14 @@ void shard_close(struct shard *s)
 	pthread_mutex_destroy(&s->lock);
 }
 
-static void add(struct loss_counters *a, const struct loss_counters *b)
+static void add(struct mon_counters *a, const struct mon_counters *b)
 {
-	a->records += b->records;
-	a->records_pid += b->records_pid;
-	a->records_tgid += b->records_tgid;
-	a->matched += b->matched;
-	a->filtered += b->filtered;
-	a->dropped += b->dropped;
-	a->enobufs += b->enobufs;
-	a->truncated += b->truncated;
-	a->malformed += b->malformed;
-	a->other += b->other;
-	a->implausible += b->implausible;
-	a->capture_errors += b->capture_errors;
+#define ADD(name, metric, help) a->name += b->name;
+	MON_COUNTERS(ADD)
+#undef ADD
 }
 
-void shard_read(struct shard *s, struct loss_counters *sum, uint16_t *version)
+void shard_read(struct shard *s, struct mon_counters *sum, uint16_t *version)
 {
 	pthread_mutex_lock(&s->lock);
 	add(sum, &s->published);
