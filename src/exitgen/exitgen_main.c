@@ -1,7 +1,6 @@
 /* exitgen: make tasks exit at a controlled rate, in a chosen shape, so that
  * the cost of exit accounting can be measured against the exit rate. */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,21 +9,15 @@
 #include "genreport.h"
 #include "log.h"
 #include "numparse.h"
+#include "opts.h"
 #include "spawn.h"
 
 enum {
 	OPT_BACKGROUND = 256, OPT_MMAP, OPT_COHORT, OPT_BASELINE, OPT_SUMMARY,
 };
 
-struct opt {
-	const char *name;
-	int val;		/* short letter, or OPT_* for long only */
-	const char *arg;	/* NULL: takes no value */
-	const char *help;
-};
-
 /* The one table: getopt_long's arrays and --help are made from it. */
-static const struct opt opts[] = {
+static const struct opt_desc opts[] = {
 	{ "shape", 's', "SHAPE", "thread, process, fork or group:K (default thread)" },
 	{ "rate", 'r', "R", "exits per second, or max (default max)" },
 	{ "count", 'n', "N", "number of exits (default 1000 without --duration)" },
@@ -58,19 +51,9 @@ struct cli {
 
 static void usage(FILE *out)
 {
-	fprintf(out, "Usage: %s [OPTION]...\n"
-		"Make tasks exit at a controlled rate, in a chosen shape.\n\n"
-		"Options:\n", progname);
-	for (size_t i = 0; i < NOPTS; i++) {
-		char left[40];
-
-		snprintf(left, sizeof(left), "%c%c%c --%s%s%s",
-			 opts[i].val < 256 ? '-' : ' ',
-			 opts[i].val < 256 ? opts[i].val : ' ',
-			 opts[i].val < 256 ? ',' : ' ', opts[i].name,
-			 opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
-		fprintf(out, "  %-28s %s\n", left, opts[i].help);
-	}
+	opts_help(out, "Usage: exitgen [OPTION]...\n"
+		  "Make tasks exit at a controlled rate, in a chosen shape.",
+		  opts, NOPTS);
 	fprintf(out, "\nSee exitgen(1) for the shapes, the report keys and "
 		"examples.\n");
 }
@@ -78,33 +61,6 @@ static void usage(FILE *out)
 static _Noreturn void bad(const char *opt, const char *val, const char *why)
 {
 	usage_die("--%s '%s': %s", opt, val, why);
-}
-
-static void build_getopt(struct option *lopts, char *shorts)
-{
-	char *s = shorts;
-
-	*s++ = ':';	/* report a missing value as ':' */
-	for (size_t i = 0; i < NOPTS; i++) {
-		lopts[i] = (struct option){ opts[i].name,
-			opts[i].arg ? required_argument : no_argument, NULL,
-			opts[i].val };
-		if (opts[i].val < 256) {
-			*s++ = (char)opts[i].val;
-			if (opts[i].arg)
-				*s++ = ':';
-		}
-	}
-	*s = '\0';
-	lopts[NOPTS] = (struct option){ 0 };
-}
-
-static const char *name_of(int val)
-{
-	for (size_t i = 0; i < NOPTS; i++)
-		if (opts[i].val == val)
-			return opts[i].name;
-	return "?";
 }
 
 static void set_tag(struct spawn_config *cfg, const char *v)
@@ -259,13 +215,11 @@ static void check_combinations(struct cli *c)
 
 static void parse_args(struct cli *c, int argc, char **argv)
 {
-	struct option lopts[NOPTS + 1];
-	char shorts[2 * NOPTS + 2];
+	struct opts o;
 	int val;
 
-	build_getopt(lopts, shorts);
-	opterr = 0;
-	while ((val = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
+	opts_init(&o, opts, NOPTS);
+	while ((val = opts_next(&o, argc, argv)) != -1) {
 		if (val == 'h') {
 			usage(stdout);
 			exit(EXIT_OK);
@@ -274,16 +228,9 @@ static void parse_args(struct cli *c, int argc, char **argv)
 			printf("exitgen %s\n", EXITMON_VERSION);
 			exit(EXIT_OK);
 		}
-		if (val == '?' && optopt && optopt < 256)
-			usage_die("unknown option '-%c'", optopt);
-		if (val == '?')
-			usage_die("unknown option '%s'", argv[optind - 1]);
-		if (val == ':')
-			usage_die("option --%s needs a value", name_of(optopt));
 		take_option(c, val, optarg);
 	}
-	if (optind < argc)
-		usage_die("unexpected argument '%s'", argv[optind]);
+	opts_no_operands(argc, argv);
 	check_combinations(c);
 }
 
