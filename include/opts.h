@@ -31,6 +31,9 @@ void opts_init(struct opts *o, const struct opt_desc *t, size_t n);
 /* The next option's key (its value in optarg), or -1 after the last one.
  * An unknown option or a missing value is a usage error (exit 2). */
 int opts_next(struct opts *o, int argc, char **argv);
+/* A usage error for a bad value: "bad value for --NAME: 'VAL' (WHAT)". */
+_Noreturn void opts_bad_value(const char *name, const char *val,
+			      const char *what);
 /* After the options: an argument left over is a usage error. */
 void opts_no_operands(int argc, char **argv);
 /* "usage" (its own lines), then every option of the table. */

@@ -53,6 +53,11 @@ int opts_next(struct opts *o, int argc, char **argv)
 	return key;
 }
 
+void opts_bad_value(const char *name, const char *val, const char *what)
+{
+	usage_die("bad value for --%s: '%s' (%s)", name, val, what);
+}
+
 void opts_no_operands(int argc, char **argv)
 {
 	if (optind < argc)

@@ -60,7 +60,7 @@ static void usage(FILE *out)
 
 static _Noreturn void bad(const char *opt, const char *val, const char *why)
 {
-	usage_die("--%s '%s': %s", opt, val, why);
+	opts_bad_value(opt, val, why);
 }
 
 static void set_tag(struct spawn_config *cfg, const char *v)
@@ -105,77 +105,78 @@ static void set_rate(struct cli *c, const char *v)
 		bad("rate", v, "expected exits per second (up to 1e7) or max");
 }
 
-static void take_option(struct cli *c, int val, const char *v)
+/* The options that take a number; false for any other. */
+static bool take_number(struct cli *c, int val, const char *v)
 {
 	struct spawn_config *cfg = &c->cfg;
 	uint64_t u;
 
+	switch (val) {
+	case 'n':
+		if (parse_u64(v, 1, 1000000000000ull, &cfg->count) < 0)
+			bad("count", v, "expected a whole number from 1");
+		c->count_set = true;
+		return true;
+	case 'd':
+		if (parse_double(v, 0.001, 31 * 86400.0, &cfg->duration) < 0)
+			bad("duration", v, "expected seconds, 0.001 to 2678400");
+		return true;
+	case 'w':
+		if (parse_u32(v, 1, 256, &cfg->workers) < 0)
+			bad("workers", v, "expected 1 to 256");
+		return true;
+	case 'b':
+		if (parse_u32(v, 1, 100000, &cfg->batch) < 0)
+			bad("batch", v, "expected 1 to 100000");
+		return true;
+	case OPT_BACKGROUND:
+		if (parse_u64(v, 0, 1000000, &cfg->background) < 0)
+			bad("background", v, "expected 0 to 1000000");
+		return true;
+	case OPT_COHORT:
+		if (parse_u64(v, 1, 10000, &u) < 0)
+			bad("cohort", v, "expected 1 to 10000");
+		cfg->cohort = (unsigned)u;
+		return true;
+	}
+	return false;
+}
+
+static void set_exit_by(struct spawn_config *cfg, const char *v)
+{
+	if (!strcmp(v, "exit"))
+		cfg->exit_by = EXIT_BY_EXIT;
+	else if (!strcmp(v, "signal"))
+		cfg->exit_by = EXIT_BY_SIGNAL;
+	else
+		bad("exit-by", v, "expected exit or signal");
+}
+
+static void take_option(struct cli *c, int val, const char *v)
+{
+	struct spawn_config *cfg = &c->cfg;
+
+	if (take_number(c, val, v))
+		return;
 	switch (val) {
 	case 's':
 		if (workload_parse_shape(v, &cfg->shape, &cfg->group_threads) < 0)
 			bad("shape", v, "expected thread, process, fork or "
 			    "group:K with K from 2 to 1024");
 		break;
-	case 'r':
-		set_rate(c, v);
-		break;
-	case 'n':
-		if (parse_u64(v, 1, 1000000000000ull, &cfg->count) < 0)
-			bad("count", v, "expected a whole number from 1");
-		c->count_set = true;
-		break;
-	case 'd':
-		if (parse_double(v, 0.001, 31 * 86400.0, &cfg->duration) < 0)
-			bad("duration", v, "expected seconds, 0.001 to 2678400");
-		break;
-	case 'w':
-		if (parse_u32(v, 1, 256, &cfg->workers) < 0)
-			bad("workers", v, "expected 1 to 256");
-		break;
-	case 'b':
-		if (parse_u32(v, 1, 100000, &cfg->batch) < 0)
-			bad("batch", v, "expected 1 to 100000");
-		break;
+	case 'r': set_rate(c, v); break;
 	case 'W':
 		if (workload_parse_work(v, &cfg->work) < 0)
 			bad("work", v, "expected cpu:USEC, touch:BYTES, "
 			    "write:BYTES[:PATH] or sync:BYTES[:PATH]");
 		break;
-	case 't':
-		set_tag(cfg, v);
-		break;
-	case 'e':
-		if (!strcmp(v, "exit"))
-			cfg->exit_by = EXIT_BY_EXIT;
-		else if (!strcmp(v, "signal"))
-			cfg->exit_by = EXIT_BY_SIGNAL;
-		else
-			bad("exit-by", v, "expected exit or signal");
-		break;
-	case OPT_BACKGROUND:
-		if (parse_u64(v, 0, 1000000, &cfg->background) < 0)
-			bad("background", v, "expected 0 to 1000000");
-		break;
-	case OPT_MMAP:
-		set_mmap(cfg, v);
-		break;
-	case OPT_COHORT:
-		if (parse_u64(v, 1, 10000, &u) < 0)
-			bad("cohort", v, "expected 1 to 10000");
-		cfg->cohort = (unsigned)u;
-		break;
-	case OPT_BASELINE:
-		cfg->baseline = true;
-		break;
-	case 'j':
-		c->json = true;
-		break;
-	case OPT_SUMMARY:
-		c->summary = v;
-		break;
-	case 'q':
-		c->quiet = true;
-		break;
+	case 't': set_tag(cfg, v); break;
+	case 'e': set_exit_by(cfg, v); break;
+	case OPT_MMAP: set_mmap(cfg, v); break;
+	case OPT_BASELINE: cfg->baseline = true; break;
+	case 'j': c->json = true; break;
+	case OPT_SUMMARY: c->summary = v; break;
+	case 'q': c->quiet = true; break;
 	}
 }
 

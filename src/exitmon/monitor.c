@@ -21,7 +21,8 @@
 #include "report.h"
 #include "shard.h"
 
-volatile sig_atomic_t mon_stop, mon_reopen, mon_print_stats;
+/* Signal flags, set by the handler, consumed by the loop. */
+static volatile sig_atomic_t mon_stop, mon_reopen, mon_print_stats;
 
 #define SELFCHECK_TIMEOUT_MS 2000
 #define TICK_MS 50

@@ -39,9 +39,6 @@ struct mon_config {
 /* Metrics are refreshed every --stats interval, or this often. */
 #define DEFAULT_METRICS_S 10.0
 
-/* Signal flags, set by handlers, consumed by the loop. */
-extern volatile sig_atomic_t mon_stop, mon_reopen, mon_print_stats;
-
 void mon_install_signals(void);
 /* Run the live collector; returns an exit status (enum exit_status). */
 int mon_run(const struct mon_config *cfg);
