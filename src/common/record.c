@@ -470,7 +470,8 @@ int record_parse_attrs(const void *attrs, size_t len, struct exit_msg *out)
 	pid = tb[TASKSTATS_TYPE_AGGR_PID];
 	tgid = tb[TASKSTATS_TYPE_AGGR_TGID];
 	/* Exactly: one AGGR_PID first, then at most one AGGR_TGID. */
-	if (!pid || (tgid && tgid < pid) || parse_one(pid, true, 0, &out->rec[0]) < 0)
+	if (!pid || (tgid && tgid < pid) ||
+	    parse_one(pid, true, 0, &out->rec[0]) < 0)
 		return -EBADMSG;
 	out->n = 1;
 	if (!tgid)

@@ -32,8 +32,8 @@ struct collector {
 	char *stage;			/* formatted lines not yet given to out */
 	size_t stage_len;
 	uint64_t stage_lines;
-	pid_t watch_tid;		/* self-check thread to look out for */
-	bool watch_seen;
+	pid_t watch_tid;		/* set by the shard's self-check: its thread */
+	bool watch_seen;		/* ... whose exit record arrived */
 	uint16_t last_version;		/* struct version of the last pid record */
 };
 
