@@ -51,6 +51,12 @@ static inline size_t tsnl_len(const struct nlattr *a)
 	return (size_t)a->nla_len - NLA_HDRLEN;
 }
 
+/* If nh is the ack (NLMSG_ERROR) of request `seq`: 1, with the kernel's
+ * -errno (0: success) in *err and its extended-ack text, if any, in text
+ * (NUL-terminated, cut to size); else 0. */
+int tsnl_ack(const struct nlmsghdr *nh, unsigned seq, int *err, char *text,
+	     size_t size);
+
 /* The payload of attribute a, read whatever its alignment. */
 static inline uint32_t tsnl_u32(const struct nlattr *a)
 {

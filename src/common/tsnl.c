@@ -159,22 +159,13 @@ out:
 	return r;
 }
 
-/* The answer we wait for, looked for in each message of a datagram. */
-struct ack_wait {
-	struct tsnl_conn *c;
-	unsigned seq;
-	int err;
-	int found;
-};
-
 /* The extended-ack message attribute, if the kernel sent one: the TLVs
  * follow the nlmsgerr and, unless capped, the echoed request. */
-static void read_ack_msg(struct tsnl_conn *c, const struct nlmsghdr *nh)
+static void ack_text(const struct nlmsghdr *nh, char *text, size_t size)
 {
 	const struct nlmsgerr *e = nlmsg_data(nh);
-	size_t off = NLMSG_HDRLEN + sizeof(*e), end = nh->nlmsg_len;
+	size_t off = NLMSG_HDRLEN + sizeof(*e), end = nh->nlmsg_len, n;
 	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
-	size_t n;
 
 	if (!(nh->nlmsg_flags & NLM_F_ACK_TLVS))
 		return;
@@ -190,23 +181,39 @@ static void read_ack_msg(struct tsnl_conn *c, const struct nlmsghdr *nh)
 		return;
 	n = strnlen(nla_data(tb[NLMSGERR_ATTR_MSG]),
 		    (size_t)nla_len(tb[NLMSGERR_ATTR_MSG]));
-	if (n >= sizeof(c->ack_msg))
-		n = sizeof(c->ack_msg) - 1;
-	memcpy(c->ack_msg, nla_data(tb[NLMSGERR_ATTR_MSG]), n);
-	c->ack_msg[n] = '\0';
+	if (n >= size)
+		n = size - 1;
+	memcpy(text, nla_data(tb[NLMSGERR_ATTR_MSG]), n);
+	text[n] = '\0';
 }
+
+int tsnl_ack(const struct nlmsghdr *nh, unsigned seq, int *err, char *text,
+	     size_t size)
+{
+	if (nh->nlmsg_type != NLMSG_ERROR || nh->nlmsg_seq != seq ||
+	    nh->nlmsg_len < NLMSG_HDRLEN + sizeof(struct nlmsgerr))
+		return 0;
+	*err = ((const struct nlmsgerr *)nlmsg_data(nh))->error;
+	text[0] = '\0';
+	if (*err)
+		ack_text(nh, text, size);
+	return 1;
+}
+
+/* The answer we wait for, looked for in each message of a datagram. */
+struct ack_wait {
+	struct tsnl_conn *c;
+	unsigned seq;
+	int err;
+	int found;
+};
 
 static void find_ack(void *arg, const struct nlmsghdr *nh)
 {
 	struct ack_wait *w = arg;
 
-	if (nh->nlmsg_type != NLMSG_ERROR || nh->nlmsg_seq != w->seq ||
-	    nh->nlmsg_len < NLMSG_HDRLEN + sizeof(struct nlmsgerr))
-		return;
-	w->err = ((const struct nlmsgerr *)nlmsg_data(nh))->error;
-	if (w->err)
-		read_ack_msg(w->c, nh);
-	w->found = 1;
+	if (tsnl_ack(nh, w->seq, &w->err, w->c->ack_msg, sizeof(w->c->ack_msg)))
+		w->found = 1;
 }
 
 /* One recv while waiting: 1 when it held our answer, 0 to go on. */
