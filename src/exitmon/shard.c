@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "caps.h"
-#include "monitor.h"	/* struct mon_config */
+#include "mon_config.h"
 
 #define REQUEST_TIMEOUT_MS 5000
 
