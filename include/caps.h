@@ -11,7 +11,5 @@ bool caps_have_net_admin(void);
 int caps_net_admin_effective(bool on);
 /* True when CAP_NET_ADMIN is the only capability held in any set. */
 bool caps_only_net_admin(void);
-/* Whether this process runs in the initial user namespace. */
-bool in_initial_user_ns(void);
 
 #endif

@@ -1,5 +1,9 @@
-/* One option table per program: getopt_long's tables and --help are both
- * generated from it, so the help can never disagree with the parser. */
+/* One option-table machinery for every program: getopt_long's arrays and
+ * --help are both generated from the program's table, so the help can never
+ * disagree with the parser, and every program words its usage errors alike.
+ *
+ * Short options mean the same in every program; where two programs would
+ * give one letter two meanings, the option is long-only (see README). */
 #ifndef EXITMON_OPTS_H
 #define EXITMON_OPTS_H
 
@@ -13,9 +17,26 @@ struct opt_desc {
 	const char *help;
 };
 
-/* Fill `lo` (n + 1 entries) and `shortopts` (3n + 1 bytes). */
-void opts_build(const struct opt_desc *t, size_t n, struct option *lo,
-		char *shortopts);
+#define OPTS_MAX 64
+
+struct opts {
+	const struct opt_desc *t;
+	size_t n;
+	struct option lo[OPTS_MAX + 1];
+	char shortopts[3 * OPTS_MAX + 2];
+};
+
+/* Build the getopt_long tables from t (at most OPTS_MAX entries). */
+void opts_init(struct opts *o, const struct opt_desc *t, size_t n);
+/* The next option's key (its value in optarg), or -1 after the last one.
+ * An unknown option or a missing value is a usage error (exit 2). */
+int opts_next(struct opts *o, int argc, char **argv);
+/* A usage error for a bad value: "bad value for --NAME: 'VAL' (WHAT)". */
+_Noreturn void opts_bad_value(const char *name, const char *val,
+			      const char *what);
+/* After the options: an argument left over is a usage error. */
+void opts_no_operands(int argc, char **argv);
+/* "usage" (its own lines), then every option of the table. */
 void opts_help(FILE *f, const char *usage, const struct opt_desc *t, size_t n);
 
 #endif

@@ -11,23 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Attribute and command numbers of the taskstats genl family (uapi). */
-enum {
-	TS_CMD_GET = 1,
-	TS_CMD_NEW = 2,
-	TS_TYPE_PID = 1,
-	TS_TYPE_TGID = 2,
-	TS_TYPE_STATS = 3,
-	TS_TYPE_AGGR_PID = 4,
-	TS_TYPE_AGGR_TGID = 5,
-	TS_TYPE_NULL = 6,
-	TS_CMD_ATTR_PID = 1,
-	TS_CMD_ATTR_TGID = 2,
-	TS_CMD_ATTR_REGISTER_CPUMASK = 3,
-	TS_CMD_ATTR_DEREGISTER_CPUMASK = 4,
-};
+/* Attribute and command numbers: the kernel's (TASKSTATS_TYPE_*,
+ * TASKSTATS_CMD_*), and TS_COMM_LEN. */
+#include <linux/taskstats.h>
 
-#define TS_COMM_LEN 32
 /* Newest struct version whose layout we know; later ones parse by prefix. */
 #define TS_KNOWN_VERSION 17
 

@@ -46,18 +46,3 @@ bool caps_only_net_admin(void)
 	cap_free(have);
 	return same;
 }
-
-/* The initial user namespace maps every uid onto itself. */
-bool in_initial_user_ns(void)
-{
-	unsigned long a, b, n;
-	FILE *f = fopen("/proc/self/uid_map", "re");
-	bool init = true;
-
-	if (!f)
-		return true;	/* no user namespaces at all */
-	if (fscanf(f, "%lu %lu %lu", &a, &b, &n) == 3)
-		init = a == 0 && b == 0 && n == 4294967295ul;
-	fclose(f);
-	return init;
-}

@@ -1,18 +1,24 @@
+/* Option tables to getopt_long and to --help; one wording for errors. */
 #include "opts.h"
 
 #include <string.h>
 
-void opts_build(const struct opt_desc *t, size_t n, struct option *lo,
-		char *shortopts)
-{
-	size_t i;
-	char *s = shortopts;
+#include "log.h"
 
+void opts_init(struct opts *o, const struct opt_desc *t, size_t n)
+{
+	char *s = o->shortopts;
+	size_t i;
+
+	if (n > OPTS_MAX)
+		n = OPTS_MAX;
+	o->t = t;
+	o->n = n;
 	*s++ = ':';	/* report a missing argument as ':' */
 	for (i = 0; i < n; i++) {
-		lo[i] = (struct option){ t[i].name,
-					 t[i].arg ? required_argument : no_argument,
-					 NULL, t[i].key };
+		o->lo[i] = (struct option){ t[i].name,
+					    t[i].arg ? required_argument : no_argument,
+					    NULL, t[i].key };
 		if (t[i].key > 0 && t[i].key < 256) {
 			*s++ = (char)t[i].key;
 			if (t[i].arg)
@@ -20,7 +26,42 @@ void opts_build(const struct opt_desc *t, size_t n, struct option *lo,
 		}
 	}
 	*s = '\0';
-	memset(&lo[n], 0, sizeof(lo[n]));
+	memset(&o->lo[n], 0, sizeof(o->lo[n]));
+	opterr = 0;
+}
+
+static const char *name_of(const struct opts *o, int key)
+{
+	size_t i;
+
+	for (i = 0; i < o->n; i++)
+		if (o->t[i].key == key)
+			return o->t[i].name;
+	return "?";
+}
+
+int opts_next(struct opts *o, int argc, char **argv)
+{
+	int key = getopt_long(argc, argv, o->shortopts, o->lo, NULL);
+
+	if (key == '?' && optopt > 0 && optopt < 256)
+		usage_die("unknown option '-%c'", optopt);
+	if (key == '?')
+		usage_die("unknown option '%s'", argv[optind - 1]);
+	if (key == ':')
+		usage_die("option --%s needs a value", name_of(o, optopt));
+	return key;
+}
+
+void opts_bad_value(const char *name, const char *val, const char *what)
+{
+	usage_die("bad value for --%s: '%s' (%s)", name, val, what);
+}
+
+void opts_no_operands(int argc, char **argv)
+{
+	if (optind < argc)
+		usage_die("unexpected argument '%s'", argv[optind]);
 }
 
 void opts_help(FILE *f, const char *usage, const struct opt_desc *t, size_t n)

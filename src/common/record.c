@@ -6,10 +6,9 @@
  * them to the end).  We describe both layouts with our own structs, pick one
  * by the version, and read a field only when the attribute holds all of it. */
 #include "record.h"
+#include "tsnl.h"
 
 #include <errno.h>
-#include <linux/genetlink.h>
-#include <linux/netlink.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -382,69 +381,46 @@ int record_parse_stats(const void *payload, size_t len, unsigned layout_hint,
 	return 0;
 }
 
-/* Attribute walking: each step checks the header and the claimed length
- * against what is left, so no read ever goes past the buffer. */
-struct attr_iter {
-	const unsigned char *p;
-	size_t left;
+/* Which attributes may appear where: the table is indexed by type up to
+ * TASKSTATS_TYPE_NULL; newer types are skipped (later kernels may add
+ * them), a known type in the wrong place is malformed. */
+#define TYPE_BIT(t) (1u << (t))
+static const struct nla_policy aggr_policy[TASKSTATS_TYPE_MAX + 1] = {
+	[TASKSTATS_TYPE_PID] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },
+	[TASKSTATS_TYPE_TGID] = { .type = NLA_U32, .minlen = 4, .maxlen = 4 },
+	[TASKSTATS_TYPE_STATS] = { .type = NLA_UNSPEC },	/* checked by version */
+};
+static const struct nla_policy msg_policy[TASKSTATS_TYPE_MAX + 1] = {
+	[TASKSTATS_TYPE_AGGR_PID] = { .type = NLA_NESTED },
+	[TASKSTATS_TYPE_AGGR_TGID] = { .type = NLA_NESTED },
 };
 
-static int attr_next(struct attr_iter *it, uint16_t *type,
-		     const unsigned char **data, size_t *dlen)
+/* Only the types in `allowed` (and padding) are present in tb. */
+static bool only_types(struct nlattr *const tb[], unsigned allowed)
 {
-	struct nlattr a;
-	size_t step;
+	unsigned t, seen = 0;
 
-	if (it->left == 0)
-		return 0;
-	if (it->left < NLA_HDRLEN)
-		return -EBADMSG;
-	memcpy(&a, it->p, sizeof(a));
-	if (a.nla_len < NLA_HDRLEN || a.nla_len > it->left)
-		return -EBADMSG;
-	*type = a.nla_type & NLA_TYPE_MASK;
-	*data = it->p + NLA_HDRLEN;
-	*dlen = a.nla_len - NLA_HDRLEN;
-	step = NLA_ALIGN(a.nla_len);
-	if (step > it->left)
-		step = it->left;	/* the last attribute may lack padding */
-	it->p += step;
-	it->left -= step;
-	return 1;
+	for (t = 0; t < TASKSTATS_TYPE_NULL; t++)
+		seen |= (unsigned)(tb[t] != NULL) << t;
+	return (seen & ~allowed) == 0;
 }
 
 /* One AGGR_PID or AGGR_TGID nest: an id and a stats struct. */
-static int parse_aggr(const unsigned char *p, size_t len, uint16_t id_type,
+static int parse_aggr(const struct nlattr *nest, int id_type,
 		      unsigned layout_hint, struct exit_record *r)
 {
-	struct attr_iter it = { p, len };
-	const unsigned char *d, *stats = NULL;
-	size_t dlen, stats_len = 0;
-	bool have_id = false;
-	uint16_t type;
-	int ret;
+	struct nlattr *tb[TASKSTATS_TYPE_MAX + 1];
+	const struct nlattr *stats;
 
-	while ((ret = attr_next(&it, &type, &d, &dlen)) > 0) {
-		if (type == TS_TYPE_NULL)
-			continue;
-		if (type == id_type) {
-			if (dlen != sizeof(uint32_t) || have_id)
-				return -EBADMSG;
-			r->id = (uint32_t)load_le(d, 4);
-			have_id = true;
-		} else if (type == TS_TYPE_STATS) {
-			if (stats)
-				return -EBADMSG;
-			stats = d;
-			stats_len = dlen;
-		} else if (type <= TS_TYPE_NULL) {
-			return -EBADMSG;	/* a known type in the wrong place */
-		}
-		/* Newer attribute types are skipped: later kernels may add them. */
-	}
-	if (ret < 0 || !have_id || !stats)
+	if (tsnl_attrs(tb, TASKSTATS_TYPE_MAX, tsnl_data(nest),
+		       tsnl_len(nest), aggr_policy) < 0 ||
+	    !only_types(tb, TYPE_BIT(id_type) | TYPE_BIT(TASKSTATS_TYPE_STATS)) ||
+	    !tb[id_type] || !tb[TASKSTATS_TYPE_STATS])
 		return -EBADMSG;
-	return record_parse_stats(stats, stats_len, layout_hint, r);
+	r->id = tsnl_u32(tb[id_type]);
+	stats = tb[TASKSTATS_TYPE_STATS];
+	return record_parse_stats(tsnl_data(stats), tsnl_len(stats),
+				  layout_hint, r);
 }
 
 /* A TGID record carries no comm (and on old kernels little else): take the
@@ -472,64 +448,56 @@ static void set_field(struct exit_record *r, enum rec_field f, uint64_t v)
 	r->present[f / 64] |= 1ull << (f % 64);
 }
 
+static int parse_one(const struct nlattr *nest, bool pid, unsigned hint,
+		     struct exit_record *r)
+{
+	memset(r, 0, offsetof(struct exit_record, v));
+	r->type = pid ? REC_PID : REC_TGID;
+	return parse_aggr(nest, pid ? TASKSTATS_TYPE_PID : TASKSTATS_TYPE_TGID,
+			  hint, r);
+}
+
 int record_parse_attrs(const void *attrs, size_t len, struct exit_msg *out)
 {
-	struct attr_iter it = { attrs, len };
-	const unsigned char *d;
-	size_t dlen;
-	uint16_t type;
-	int ret;
+	struct nlattr *tb[TASKSTATS_TYPE_MAX + 1];
+	const struct nlattr *pid, *tgid;
 
 	out->n = 0;
-	while ((ret = attr_next(&it, &type, &d, &dlen)) > 0) {
-		struct exit_record *r;
-		bool pid = type == TS_TYPE_AGGR_PID;
-
-		if (type >= TS_TYPE_NULL)
-			continue;	/* padding, or an attribute newer than us */
-		/* Exactly: one AGGR_PID first, then at most one AGGR_TGID. */
-		if (!(pid && out->n == 0) && !(type == TS_TYPE_AGGR_TGID && out->n == 1))
-			return -EBADMSG;
-		r = &out->rec[out->n];
-		memset(r, 0, offsetof(struct exit_record, v));
-		r->type = pid ? REC_PID : REC_TGID;
-		if (parse_aggr(d, dlen, pid ? TS_TYPE_PID : TS_TYPE_TGID,
-			       pid ? 0 : out->rec[0].version ? out->rec[0].version
-							     : TS_KNOWN_VERSION,
-			       r) < 0)
-			return -EBADMSG;
-		out->n++;
-	}
-	if (ret < 0 || out->n == 0)
+	if (tsnl_attrs(tb, TASKSTATS_TYPE_MAX, attrs, len, msg_policy) < 0 ||
+	    !only_types(tb, TYPE_BIT(TASKSTATS_TYPE_AGGR_PID) |
+			    TYPE_BIT(TASKSTATS_TYPE_AGGR_TGID)))
 		return -EBADMSG;
-	if (out->n == 2) {
-		attribute_tgid(&out->rec[1], &out->rec[0]);
-		/* Before v12 a pid record names no tgid; the message does. */
-		if (!rec_has(&out->rec[0], F_TGID))
-			set_field(&out->rec[0], F_TGID, out->rec[1].id);
-	}
+	pid = tb[TASKSTATS_TYPE_AGGR_PID];
+	tgid = tb[TASKSTATS_TYPE_AGGR_TGID];
+	/* Exactly: one AGGR_PID first, then at most one AGGR_TGID. */
+	if (!pid || (tgid && tgid < pid) ||
+	    parse_one(pid, true, 0, &out->rec[0]) < 0)
+		return -EBADMSG;
+	out->n = 1;
+	if (!tgid)
+		return 0;
+	if (parse_one(tgid, false, out->rec[0].version ? out->rec[0].version
+						       : TS_KNOWN_VERSION,
+		      &out->rec[1]) < 0)
+		return -EBADMSG;
+	out->n = 2;
+	attribute_tgid(&out->rec[1], &out->rec[0]);
+	/* Before v12 a pid record names no tgid; the message does. */
+	if (!rec_has(&out->rec[0], F_TGID))
+		set_field(&out->rec[0], F_TGID, out->rec[1].id);
 	return 0;
 }
 
 int record_parse_nlmsg(const void *msg, size_t len, struct exit_msg *out)
 {
-	struct nlmsghdr nh;
-	struct genlmsghdr gh;
-	size_t hdr = NLMSG_HDRLEN + GENL_HDRLEN;
+	const struct nlattr *attrs;
+	size_t attrs_len;
+	uint8_t cmd;
+	int r = tsnl_genl_msg(msg, len, &cmd, &attrs, &attrs_len);
 
-	if (len < NLMSG_HDRLEN)
-		return -EBADMSG;
-	memcpy(&nh, msg, sizeof(nh));
-	if (nh.nlmsg_len < NLMSG_HDRLEN || nh.nlmsg_len > len)
-		return -EBADMSG;
-	if (nh.nlmsg_type == NLMSG_ERROR || nh.nlmsg_type == NLMSG_DONE ||
-	    nh.nlmsg_type == NLMSG_NOOP || nh.nlmsg_type == NLMSG_OVERRUN)
+	if (r < 0)
+		return r;
+	if (cmd != TASKSTATS_CMD_NEW)
 		return -ENOMSG;
-	if (nh.nlmsg_len < hdr)
-		return -EBADMSG;
-	memcpy(&gh, (const unsigned char *)msg + NLMSG_HDRLEN, sizeof(gh));
-	if (gh.cmd != TS_CMD_NEW)
-		return -ENOMSG;
-	return record_parse_attrs((const unsigned char *)msg + hdr,
-				  nh.nlmsg_len - hdr, out);
+	return record_parse_attrs(attrs, attrs_len, out);
 }

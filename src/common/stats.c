@@ -54,6 +54,11 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+void stats_sort(double *x, size_t n)
+{
+	qsort(x, n, sizeof(*x), cmp_double);
+}
+
 int stats_percentile(const double *x, size_t n, double p, double *out)
 {
 	double *copy;
@@ -64,7 +69,7 @@ int stats_percentile(const double *x, size_t n, double p, double *out)
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, x, n * sizeof(*copy));
-	qsort(copy, n, sizeof(*copy), cmp_double);
+	stats_sort(copy, n);
 	*out = stats_percentile_sorted(copy, n, p);
 	free(copy);
 	return 0;

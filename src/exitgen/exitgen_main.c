@@ -1,7 +1,6 @@
 /* exitgen: make tasks exit at a controlled rate, in a chosen shape, so that
  * the cost of exit accounting can be measured against the exit rate. */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,21 +9,15 @@
 #include "genreport.h"
 #include "log.h"
 #include "numparse.h"
+#include "opts.h"
 #include "spawn.h"
 
 enum {
 	OPT_BACKGROUND = 256, OPT_MMAP, OPT_COHORT, OPT_BASELINE, OPT_SUMMARY,
 };
 
-struct opt {
-	const char *name;
-	int val;		/* short letter, or OPT_* for long only */
-	const char *arg;	/* NULL: takes no value */
-	const char *help;
-};
-
 /* The one table: getopt_long's arrays and --help are made from it. */
-static const struct opt opts[] = {
+static const struct opt_desc opts[] = {
 	{ "shape", 's', "SHAPE", "thread, process, fork or group:K (default thread)" },
 	{ "rate", 'r', "R", "exits per second, or max (default max)" },
 	{ "count", 'n', "N", "number of exits (default 1000 without --duration)" },
@@ -58,53 +51,16 @@ struct cli {
 
 static void usage(FILE *out)
 {
-	fprintf(out, "Usage: %s [OPTION]...\n"
-		"Make tasks exit at a controlled rate, in a chosen shape.\n\n"
-		"Options:\n", progname);
-	for (size_t i = 0; i < NOPTS; i++) {
-		char left[40];
-
-		snprintf(left, sizeof(left), "%c%c%c --%s%s%s",
-			 opts[i].val < 256 ? '-' : ' ',
-			 opts[i].val < 256 ? opts[i].val : ' ',
-			 opts[i].val < 256 ? ',' : ' ', opts[i].name,
-			 opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
-		fprintf(out, "  %-28s %s\n", left, opts[i].help);
-	}
+	opts_help(out, "Usage: exitgen [OPTION]...\n"
+		  "Make tasks exit at a controlled rate, in a chosen shape.",
+		  opts, NOPTS);
 	fprintf(out, "\nSee exitgen(1) for the shapes, the report keys and "
 		"examples.\n");
 }
 
 static _Noreturn void bad(const char *opt, const char *val, const char *why)
 {
-	usage_die("--%s '%s': %s", opt, val, why);
-}
-
-static void build_getopt(struct option *lopts, char *shorts)
-{
-	char *s = shorts;
-
-	*s++ = ':';	/* report a missing value as ':' */
-	for (size_t i = 0; i < NOPTS; i++) {
-		lopts[i] = (struct option){ opts[i].name,
-			opts[i].arg ? required_argument : no_argument, NULL,
-			opts[i].val };
-		if (opts[i].val < 256) {
-			*s++ = (char)opts[i].val;
-			if (opts[i].arg)
-				*s++ = ':';
-		}
-	}
-	*s = '\0';
-	lopts[NOPTS] = (struct option){ 0 };
-}
-
-static const char *name_of(int val)
-{
-	for (size_t i = 0; i < NOPTS; i++)
-		if (opts[i].val == val)
-			return opts[i].name;
-	return "?";
+	opts_bad_value(opt, val, why);
 }
 
 static void set_tag(struct spawn_config *cfg, const char *v)
@@ -149,77 +105,78 @@ static void set_rate(struct cli *c, const char *v)
 		bad("rate", v, "expected exits per second (up to 1e7) or max");
 }
 
-static void take_option(struct cli *c, int val, const char *v)
+/* The options that take a number; false for any other. */
+static bool take_number(struct cli *c, int val, const char *v)
 {
 	struct spawn_config *cfg = &c->cfg;
 	uint64_t u;
 
+	switch (val) {
+	case 'n':
+		if (parse_u64(v, 1, 1000000000000ull, &cfg->count) < 0)
+			bad("count", v, "expected a whole number from 1");
+		c->count_set = true;
+		return true;
+	case 'd':
+		if (parse_double(v, 0.001, 31 * 86400.0, &cfg->duration) < 0)
+			bad("duration", v, "expected seconds, 0.001 to 2678400");
+		return true;
+	case 'w':
+		if (parse_u32(v, 1, 256, &cfg->workers) < 0)
+			bad("workers", v, "expected 1 to 256");
+		return true;
+	case 'b':
+		if (parse_u32(v, 1, 100000, &cfg->batch) < 0)
+			bad("batch", v, "expected 1 to 100000");
+		return true;
+	case OPT_BACKGROUND:
+		if (parse_u64(v, 0, 1000000, &cfg->background) < 0)
+			bad("background", v, "expected 0 to 1000000");
+		return true;
+	case OPT_COHORT:
+		if (parse_u64(v, 1, 10000, &u) < 0)
+			bad("cohort", v, "expected 1 to 10000");
+		cfg->cohort = (unsigned)u;
+		return true;
+	}
+	return false;
+}
+
+static void set_exit_by(struct spawn_config *cfg, const char *v)
+{
+	if (!strcmp(v, "exit"))
+		cfg->exit_by = EXIT_BY_EXIT;
+	else if (!strcmp(v, "signal"))
+		cfg->exit_by = EXIT_BY_SIGNAL;
+	else
+		bad("exit-by", v, "expected exit or signal");
+}
+
+static void take_option(struct cli *c, int val, const char *v)
+{
+	struct spawn_config *cfg = &c->cfg;
+
+	if (take_number(c, val, v))
+		return;
 	switch (val) {
 	case 's':
 		if (workload_parse_shape(v, &cfg->shape, &cfg->group_threads) < 0)
 			bad("shape", v, "expected thread, process, fork or "
 			    "group:K with K from 2 to 1024");
 		break;
-	case 'r':
-		set_rate(c, v);
-		break;
-	case 'n':
-		if (parse_u64(v, 1, 1000000000000ull, &cfg->count) < 0)
-			bad("count", v, "expected a whole number from 1");
-		c->count_set = true;
-		break;
-	case 'd':
-		if (parse_double(v, 0.001, 31 * 86400.0, &cfg->duration) < 0)
-			bad("duration", v, "expected seconds, 0.001 to 2678400");
-		break;
-	case 'w':
-		if (parse_u32(v, 1, 256, &cfg->workers) < 0)
-			bad("workers", v, "expected 1 to 256");
-		break;
-	case 'b':
-		if (parse_u32(v, 1, 100000, &cfg->batch) < 0)
-			bad("batch", v, "expected 1 to 100000");
-		break;
+	case 'r': set_rate(c, v); break;
 	case 'W':
 		if (workload_parse_work(v, &cfg->work) < 0)
 			bad("work", v, "expected cpu:USEC, touch:BYTES, "
 			    "write:BYTES[:PATH] or sync:BYTES[:PATH]");
 		break;
-	case 't':
-		set_tag(cfg, v);
-		break;
-	case 'e':
-		if (!strcmp(v, "exit"))
-			cfg->exit_by = EXIT_BY_EXIT;
-		else if (!strcmp(v, "signal"))
-			cfg->exit_by = EXIT_BY_SIGNAL;
-		else
-			bad("exit-by", v, "expected exit or signal");
-		break;
-	case OPT_BACKGROUND:
-		if (parse_u64(v, 0, 1000000, &cfg->background) < 0)
-			bad("background", v, "expected 0 to 1000000");
-		break;
-	case OPT_MMAP:
-		set_mmap(cfg, v);
-		break;
-	case OPT_COHORT:
-		if (parse_u64(v, 1, 10000, &u) < 0)
-			bad("cohort", v, "expected 1 to 10000");
-		cfg->cohort = (unsigned)u;
-		break;
-	case OPT_BASELINE:
-		cfg->baseline = true;
-		break;
-	case 'j':
-		c->json = true;
-		break;
-	case OPT_SUMMARY:
-		c->summary = v;
-		break;
-	case 'q':
-		c->quiet = true;
-		break;
+	case 't': set_tag(cfg, v); break;
+	case 'e': set_exit_by(cfg, v); break;
+	case OPT_MMAP: set_mmap(cfg, v); break;
+	case OPT_BASELINE: cfg->baseline = true; break;
+	case 'j': c->json = true; break;
+	case OPT_SUMMARY: c->summary = v; break;
+	case 'q': c->quiet = true; break;
 	}
 }
 
@@ -259,13 +216,11 @@ static void check_combinations(struct cli *c)
 
 static void parse_args(struct cli *c, int argc, char **argv)
 {
-	struct option lopts[NOPTS + 1];
-	char shorts[2 * NOPTS + 2];
+	struct opts o;
 	int val;
 
-	build_getopt(lopts, shorts);
-	opterr = 0;
-	while ((val = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
+	opts_init(&o, opts, NOPTS);
+	while ((val = opts_next(&o, argc, argv)) != -1) {
 		if (val == 'h') {
 			usage(stdout);
 			exit(EXIT_OK);
@@ -274,16 +229,9 @@ static void parse_args(struct cli *c, int argc, char **argv)
 			printf("exitgen %s\n", EXITMON_VERSION);
 			exit(EXIT_OK);
 		}
-		if (val == '?' && optopt && optopt < 256)
-			usage_die("unknown option '-%c'", optopt);
-		if (val == '?')
-			usage_die("unknown option '%s'", argv[optind - 1]);
-		if (val == ':')
-			usage_die("option --%s needs a value", name_of(optopt));
 		take_option(c, val, optarg);
 	}
-	if (optind < argc)
-		usage_die("unexpected argument '%s'", argv[optind]);
+	opts_no_operands(argc, argv);
 	check_combinations(c);
 }
 

@@ -84,8 +84,3 @@ uint64_t hist_percentile(const struct hist *h, double p)
 	}
 	return h->max;
 }
-
-double hist_mean(const struct hist *h)
-{
-	return h->count ? h->sum / (double)h->count : 0;
-}

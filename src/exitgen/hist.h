@@ -25,6 +25,5 @@ void hist_merge(struct hist *into, const struct hist *from);
  * range holding at least p% of the samples, reported as the middle of its
  * bucket and never above the true maximum.  0 when empty. */
 uint64_t hist_percentile(const struct hist *h, double p);
-double hist_mean(const struct hist *h);
 
 #endif

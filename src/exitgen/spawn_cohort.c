@@ -6,12 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
+#include "stats.h"
 
 static uint64_t make_cohort(struct worker *w, uint64_t n)
 {
@@ -84,7 +79,7 @@ int cohort_run(struct worker *w)
 
 		w->finish[i] = end > t0 ? (double)(end - t0) / 1e9 : 0;
 	}
-	qsort(w->finish, made, sizeof(*w->finish), cmp_double);
+	stats_sort(w->finish, made);
 	w->nfinish = made;
 	return 0;
 }

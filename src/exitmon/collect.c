@@ -3,19 +3,21 @@
 
 #include <errno.h>
 #include <stdlib.h>
-#include <linux/netlink.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
 
 #include "capture.h"
+#include "tsnl.h"
 
 /* Staged output is pushed in chunks of about this size. */
 #define STAGE_PUSH (128 * 1024)
 #define STAGE_CAP (STAGE_PUSH + FORMAT_MAX_LINE)
 
-int collector_init(struct collector *c)
+int collector_init(struct collector *c, const struct collector_setup *w)
 {
+	memset(c, 0, sizeof(*c));
+	c->w = *w;
 	c->stage = malloc(STAGE_CAP);
 	c->stage_len = 0;
 	c->stage_lines = 0;
@@ -30,37 +32,37 @@ void collector_free(struct collector *c)
 
 void collector_push(struct collector *c)
 {
-	if (c->out && c->stage_len)
-		output_put(c->out, c->stage, c->stage_len, c->stage_lines);
+	if (c->w.out && c->stage_len)
+		output_put(c->w.out, c->stage, c->stage_len, c->stage_lines);
 	c->stage_len = 0;
 	c->stage_lines = 0;
 }
 
 bool collector_done(const struct collector *c)
 {
-	return c->limit && atomic_load(c->taken) >= c->limit;
+	return c->w.limit && atomic_load(c->w.taken) >= c->w.limit;
 }
 
 static void emit(struct collector *c, const struct exit_record *r)
 {
 	size_t n;
 
-	if (!filter_match(c->filter, r)) {
+	if (!filter_match(c->w.filter, r)) {
 		c->n.filtered++;
 		return;
 	}
 	/* --count: exactly `limit` records are written, across all shards;
 	 * later ones are counted as records, not matched. */
-	if (c->limit && atomic_fetch_add(c->taken, 1) >= c->limit)
+	if (c->w.limit && atomic_fetch_add(c->w.taken, 1) >= c->w.limit)
 		return;
 	c->n.matched++;
-	if (!c->out)
+	if (!c->w.out)
 		return;
 	/* Format straight into the stage: no copy per record. */
-	n = format_record(c->out->fmt, r, c->stage + c->stage_len,
+	n = format_record(c->w.out->fmt, r, c->stage + c->stage_len,
 			  STAGE_CAP - c->stage_len);
 	if (n >= STAGE_CAP - c->stage_len) {
-		output_lost(c->out, 1);	/* cannot happen: lines are bounded */
+		output_lost(c->w.out, 1);	/* cannot happen: lines are bounded */
 		return;
 	}
 	c->stage_len += n;
@@ -69,11 +71,22 @@ static void emit(struct collector *c, const struct exit_record *r)
 		collector_push(c);
 }
 
-static void handle_msg(struct collector *c, const void *msg, size_t len)
+/* A thread of exitmon itself (a receive thread at shutdown, the
+ * self-check's thread): not a workload's exit. */
+static bool is_own_exit(const struct collector *c, const struct exit_record *pid)
 {
+	if (c->watch_tid && pid->id == (uint32_t)c->watch_tid)
+		return true;
+	return c->w.self_tgid && rec_has(pid, F_TGID) &&
+	       rec_get(pid, F_TGID) == (uint64_t)c->w.self_tgid;
+}
+
+static void handle_msg(void *arg, const struct nlmsghdr *nh)
+{
+	struct collector *c = arg;
 	struct exit_msg m;
 	unsigned i;
-	int r = record_parse_nlmsg(msg, len, &m);
+	int r = record_parse_nlmsg(nh, nh->nlmsg_len, &m);
 
 	if (r == -ENOMSG) {
 		c->n.other++;
@@ -83,8 +96,10 @@ static void handle_msg(struct collector *c, const void *msg, size_t len)
 		c->n.malformed++;
 		return;
 	}
-	if (c->watch_tid && m.rec[0].id == (uint32_t)c->watch_tid) {
-		c->watch_seen = true;	/* our own self-check thread */
+	if (is_own_exit(c, &m.rec[0])) {
+		c->n.self_exits++;	/* counted, kept out of the records */
+		if (c->watch_tid && m.rec[0].id == (uint32_t)c->watch_tid)
+			c->watch_seen = true;	/* the self-check's thread */
 		return;
 	}
 	c->last_version = m.rec[0].version;
@@ -104,40 +119,25 @@ static void capture(struct collector *c, const void *msg, size_t len)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	if (capture_write(c->cap, msg, len, &ts) < 0)
+	if (capture_write(c->w.cap, msg, len, &ts) < 0)
 		c->n.capture_errors++;
 }
 
 void collector_datagram(void *arg, const void *msg, size_t len, int flags)
 {
 	struct collector *c = arg;
-	const unsigned char *p = msg;
 
 	if (flags == -ENOBUFS) {
 		c->n.enobufs++;
 		return;
 	}
-	if (c->cap)
+	if (c->w.cap)
 		capture(c, msg, len);
 	if (flags & MSG_TRUNC) {
 		c->n.truncated++;
 		return;
 	}
 	/* A datagram may hold several netlink messages. */
-	while (len >= NLMSG_HDRLEN) {
-		struct nlmsghdr nh;
-
-		memcpy(&nh, p, sizeof(nh));
-		if (nh.nlmsg_len < NLMSG_HDRLEN || nh.nlmsg_len > len) {
-			c->n.malformed++;
-			return;
-		}
-		handle_msg(c, p, nh.nlmsg_len);
-		if (NLMSG_ALIGN(nh.nlmsg_len) >= len)
-			return;
-		p += NLMSG_ALIGN(nh.nlmsg_len);
-		len -= NLMSG_ALIGN(nh.nlmsg_len);
-	}
-	if (len)
+	if (tsnl_walk(msg, len, handle_msg, c) < 0)
 		c->n.malformed++;
 }

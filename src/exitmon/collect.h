@@ -10,34 +10,30 @@
 
 #include "filter.h"
 #include "format.h"
+#include "mon_counters.h"
 #include "output.h"
 
 struct capture_writer;
 
-struct loss_counters {
-	uint64_t records, records_pid, records_tgid;
-	uint64_t matched, filtered;
-	uint64_t dropped;	/* exact, from the socket's drop counter */
-	uint64_t enobufs;	/* ENOBUFS episodes reported by recv */
-	uint64_t truncated;	/* datagrams larger than our buffer */
-	uint64_t malformed;	/* messages that failed the parser's checks */
-	uint64_t other;		/* well-formed messages that are not records */
-	uint64_t implausible;	/* pid records that waited longer than they lived */
-	uint64_t capture_errors;
-};
-
-struct collector {
+/* What a collector is wired to: built once (monitor.c) for live shards
+ * and replay alike. */
+struct collector_setup {
 	const struct filter *filter;
 	struct output *out;		/* NULL: count only */
 	struct capture_writer *cap;	/* NULL: no --capture */
-	struct loss_counters n;
 	uint64_t limit;			/* stop after this many matched; 0: no limit */
 	atomic_ullong *taken;		/* matched so far, shared by all shards */
+	pid_t self_tgid;		/* our own process (live); 0: replay */
+};
+
+struct collector {
+	struct collector_setup w;
+	struct mon_counters n;		/* written, unwritten: the output's */
 	char *stage;			/* formatted lines not yet given to out */
 	size_t stage_len;
 	uint64_t stage_lines;
-	pid_t watch_tid;		/* self-check thread: seen, not counted */
-	bool watch_seen;
+	pid_t watch_tid;		/* set by the shard's self-check: its thread */
+	bool watch_seen;		/* ... whose exit record arrived */
 	uint16_t last_version;		/* struct version of the last pid record */
 };
 
@@ -46,8 +42,8 @@ struct collector {
 void collector_datagram(void *collector, const void *msg, size_t len,
 			int flags);
 bool collector_done(const struct collector *c);
-/* Allocate the staging buffer; 0 or -ENOMEM. */
-int collector_init(struct collector *c);
+/* Wire the collector and allocate its staging buffer; 0 or -ENOMEM. */
+int collector_init(struct collector *c, const struct collector_setup *w);
 void collector_free(struct collector *c);
 /* Give the staged lines to the output (as one uninterleaved chunk). */
 void collector_push(struct collector *c);

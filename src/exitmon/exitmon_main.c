@@ -159,22 +159,14 @@ static void parse_option(struct mon_config *cfg, int key, const char *arg,
 
 static void parse_args(int argc, char **argv, struct mon_config *cfg)
 {
-	struct option lo[N_OPTIONS + 1];
-	char shortopts[3 * N_OPTIONS + 2];
 	const char *cpus_arg = NULL;
+	struct opts o;
 	int key;
 
-	opts_build(options, N_OPTIONS, lo, shortopts);
-	opterr = 0;
-	while ((key = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
-		if (key == '?')
-			usage_die("unknown option '%s'", argv[optind - 1]);
-		if (key == ':')
-			usage_die("option '%s' needs a value", argv[optind - 1]);
+	opts_init(&o, options, N_OPTIONS);
+	while ((key = opts_next(&o, argc, argv)) != -1)
 		parse_option(cfg, key, optarg, &cpus_arg);
-	}
-	if (optind < argc)
-		usage_die("unexpected argument '%s'", argv[optind]);
+	opts_no_operands(argc, argv);
 	if (cfg->replay && (cfg->capture || cpus_arg || cfg->wakeup || cfg->pidfile ||
 			    cfg->user || cfg->metrics))
 		usage_die("%s", "--replay reads a file: it cannot be combined "

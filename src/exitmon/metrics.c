@@ -43,10 +43,9 @@ static void gauge(struct mbuf *m, const char *name, const char *help, double v)
 	    "exitmon_%s %.6g\n", name, help, name, name, v);
 }
 
-int metrics_write(const char *path, const struct run_counts *rc,
+int metrics_write(const char *path, const struct mon_counters *n,
 		  const struct metrics_gauges *g)
 {
-	const struct loss_counters *n = rc->n;
 	struct mbuf *m = calloc(1, sizeof(*m));
 	int r;
 
@@ -57,14 +56,11 @@ int metrics_write(const char *path, const struct run_counts *rc,
 	    "exitmon_records_total{type=\"pid\"} %" PRIu64 "\n"
 	    "exitmon_records_total{type=\"tgid\"} %" PRIu64 "\n",
 	    n->records_pid, n->records_tgid);
-	counter(m, "records_matched_total", "Records that passed the filters.", n->matched);
-	counter(m, "records_written_total", "Records written to the output.", rc->written);
-	counter(m, "records_unwritten_total", "Records received but not written (output failed).", rc->unwritten);
-	counter(m, "records_dropped_total", "Records the kernel dropped because the receive queue was full.", n->dropped);
-	counter(m, "enobufs_episodes_total", "Receive-queue overflow episodes (ENOBUFS).", n->enobufs);
-	counter(m, "messages_truncated_total", "Messages larger than the receive slot.", n->truncated);
-	counter(m, "messages_malformed_total", "Messages that failed the parser's checks.", n->malformed);
-	counter(m, "records_implausible_total", "Pid records that report a wait longer than the task lived.", n->implausible);
+#define METRIC(name, metric, help) \
+	if (metric[0]) \
+		counter(m, metric, help, n->name);
+	MON_COUNTERS(METRIC)
+#undef METRIC
 	gauge(m, "record_rate", "Records received per second over the last stats interval.", g->record_rate);
 	gauge(m, "receive_queue_bytes", "Bytes waiting in the socket receive queue.", g->queue_bytes);
 	gauge(m, "receive_buffer_bytes", "The socket receive buffer size.", g->rcvbuf_bytes);

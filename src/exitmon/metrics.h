@@ -12,7 +12,7 @@ struct metrics_gauges {
 };
 
 /* Replace `path` atomically with the current metrics; 0 or -errno. */
-int metrics_write(const char *path, const struct run_counts *rc,
+int metrics_write(const char *path, const struct mon_counters *n,
 		  const struct metrics_gauges *g);
 
 #endif

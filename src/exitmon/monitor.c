@@ -21,7 +21,8 @@
 #include "report.h"
 #include "shard.h"
 
-volatile sig_atomic_t mon_stop, mon_reopen, mon_print_stats;
+/* Signal flags, set by the handler, consumed by the loop. */
+static volatile sig_atomic_t mon_stop, mon_reopen, mon_print_stats;
 
 #define SELFCHECK_TIMEOUT_MS 2000
 #define TICK_MS 50
@@ -59,8 +60,7 @@ struct mon {
 	struct shard *shards;
 	unsigned n_opened;
 	atomic_ullong taken;
-	atomic_bool stop;
-	struct loss_counters total;	/* summed from the shards */
+	struct mon_counters total;	/* summed from the shards */
 	uint16_t version;
 	double t0, start_unix, last_stats, last_metrics;
 	uint64_t records_at_stats, records_at_metrics;
@@ -68,18 +68,28 @@ struct mon {
 	int out_err;			/* output error last reported */
 };
 
-/* Refresh m->total from what the shards published. */
-static struct run_counts gather(struct mon *m)
+/* The collector's wiring, for live shards and replay alike. */
+static void collector_wiring(struct mon *m, bool live,
+			     struct collector_setup *w)
 {
-	struct run_counts rc;
+	w->filter = &m->cfg->filter;
+	w->out = &m->out;
+	w->cap = m->cap;
+	w->limit = m->cfg->count;
+	w->taken = &m->taken;
+	w->self_tgid = live ? getpid() : 0;
+}
+
+/* Refresh m->total from what the shards published and the output. */
+static const struct mon_counters *gather(struct mon *m)
+{
 	unsigned i;
 
 	memset(&m->total, 0, sizeof(m->total));
 	for (i = 0; i < m->n_opened; i++)
 		shard_read(&m->shards[i], &m->total, &m->version);
-	rc.n = &m->total;
-	output_counts(&m->out, &rc.written, &rc.unwritten);
-	return rc;
+	output_counts(&m->out, &m->total.written, &m->total.unwritten);
+	return &m->total;
 }
 
 /* --- start-up: each failure maps to one message and one exit status --- */
@@ -143,6 +153,7 @@ static int explain_register_error(const struct shard *s, int r)
 
 static int open_shards(struct mon *m)
 {
+	struct collector_setup w;
 	unsigned i;
 	int r;
 
@@ -151,9 +162,9 @@ static int open_shards(struct mon *m)
 	m->shards = calloc(m->cfg->shards, sizeof(*m->shards));
 	if (!m->shards)
 		return EXIT_RUNTIME;
+	collector_wiring(m, true, &w);
 	for (i = 0; i < m->cfg->shards; i++) {
-		r = shard_open(&m->shards[i], m->cfg, i, &m->out, &m->taken, &m->stop);
-		m->shards[i].col.cap = m->cap;
+		r = shard_open(&m->shards[i], m->cfg, i, &w);
 		m->n_opened = i + 1;
 		if (r == -ENOENT) {
 			warnmsg("the kernel has no TASKSTATS generic netlink family: "
@@ -207,7 +218,8 @@ static int self_check(struct mon *m)
 	unsigned i;
 
 	for (i = 0; i < m->n_opened && !mon_stop; i++) {
-		int r = shard_self_check(&m->shards[i], SELFCHECK_TIMEOUT_MS);
+		int r = shard_self_check(&m->shards[i], SELFCHECK_TIMEOUT_MS,
+					 &mon_stop);
 
 		if (r < 0) {
 			warnmsg("self-check: cannot run a thread on CPUs %s (%s); "
@@ -270,7 +282,7 @@ static int start(struct mon *m)
 static void write_metrics(struct mon *m, double now)
 {
 	struct metrics_gauges g = { 0 };
-	struct run_counts rc = gather(m);
+	const struct mon_counters *n = gather(m);
 	struct run_info ri = { 0 };
 	double dt = now - m->last_metrics;
 	unsigned i;
@@ -287,7 +299,7 @@ static void write_metrics(struct mon *m, double now)
 	g.cpu_user = ri.cpu_user;
 	g.cpu_sys = ri.cpu_sys;
 	g.start_time = m->start_unix;
-	if ((r = metrics_write(m->cfg->metrics, &rc, &g)) < 0)
+	if ((r = metrics_write(m->cfg->metrics, n, &g)) < 0)
 		warnmsg("cannot write metrics %s: %s", m->cfg->metrics,
 			strerror(-r));
 	m->last_metrics = now;
@@ -296,10 +308,10 @@ static void write_metrics(struct mon *m, double now)
 
 static void print_stats(struct mon *m, double now)
 {
-	struct run_counts rc = gather(m);
+	const struct mon_counters *n = gather(m);
 	double dt = now - m->last_stats;
 
-	report_stats_line(&rc, now - m->t0, dt > 0 ?
+	report_stats_line(n, now - m->t0, dt > 0 ?
 			  (double)(m->total.records - m->records_at_stats) / dt : 0);
 	m->last_stats = now;
 	m->records_at_stats = m->total.records;
@@ -349,6 +361,7 @@ static void tick(struct mon *m, double now)
 static void main_loop(struct mon *m)
 {
 	struct timespec t = { 0, TICK_MS * 1000000L };
+	unsigned i;
 
 	if (m->cfg->metrics)
 		write_metrics(m, mono_s());
@@ -356,7 +369,8 @@ static void main_loop(struct mon *m)
 		nanosleep(&t, NULL);	/* a signal ends it early */
 		tick(m, mono_s());
 	}
-	atomic_store(&m->stop, true);
+	for (i = 0; i < m->n_opened; i++)
+		shard_stop(&m->shards[i]);
 	notify_systemd("STOPPING=1");
 }
 
@@ -366,7 +380,6 @@ static void finish(struct mon *m, struct run_info *ri)
 {
 	unsigned i;
 
-	atomic_store(&m->stop, true);
 	for (i = 0; i < m->n_opened; i++)
 		shard_finish(&m->shards[i]);
 	output_drain(&m->out, OUTPUT_DRAIN_MS);
@@ -383,17 +396,17 @@ static void finish(struct mon *m, struct run_info *ri)
 
 static int report(struct mon *m, struct run_info *ri, int status)
 {
-	struct run_counts rc = gather(m);
+	const struct mon_counters *n = gather(m);
 
 	ri->struct_version = m->version;
 	run_info_fill_usage(ri);
-	report_final(&rc, ri);
-	if (rc.unwritten)
+	report_final(n, ri);
+	if (n->unwritten)
 		warnmsg("%llu records could not be written (%s)",
-			(unsigned long long)rc.unwritten,
+			(unsigned long long)n->unwritten,
 			m->out.ever_err ? strerror(-m->out.ever_err)
 					: "the reader did not keep up");
-	if (m->cfg->summary && report_summary(m->cfg->summary, &rc, ri) < 0) {
+	if (m->cfg->summary && report_summary(m->cfg->summary, n, ri) < 0) {
 		warnmsg("cannot write summary %s", m->cfg->summary);
 		return status ? status : EXIT_OUTPUT;
 	}
@@ -439,52 +452,66 @@ int mon_run(const struct mon_config *cfg)
 	return status;
 }
 
+/* Every packet of the capture through the collector. */
+static void replay_packets(struct capture_reader *rd, struct collector *col,
+			   const char *path)
+{
+	const void *msg;
+	size_t len;
+	int r;
+
+	while ((r = capture_read_next(rd, &msg, &len)) > 0 && !mon_stop &&
+	       !collector_done(col))
+		collector_datagram(col, msg, len, 0);
+	if (r < 0) {
+		warnmsg("capture %s ends in a partial packet (ignored)", path);
+		col->n.truncated++;
+	}
+	collector_push(col);
+}
+
+/* Replay through the collector, then report; an exit status. */
+static int replay_run(struct mon *m, struct capture_reader *rd)
+{
+	struct run_info ri = { 0 };
+	struct collector_setup w;
+	struct collector col;
+	int status = 0;
+
+	collector_wiring(m, false, &w);
+	if (collector_init(&col, &w) < 0) {
+		warnmsg("out of memory");
+		return EXIT_RUNTIME;
+	}
+	m->t0 = mono_s();
+	replay_packets(rd, &col, m->cfg->replay);
+	output_drain(&m->out, OUTPUT_DRAIN_MS);
+	ri.seconds = mono_s() - m->t0;
+	output_counts(&m->out, &col.n.written, &col.n.unwritten);
+	ri.struct_version = col.last_version;
+	run_info_fill_usage(&ri);
+	report_final(&col.n, &ri);
+	if (m->cfg->summary && report_summary(m->cfg->summary, &col.n, &ri) < 0)
+		status = EXIT_OUTPUT;
+	collector_free(&col);
+	return status;
+}
+
 int mon_replay(const struct mon_config *cfg)
 {
 	struct capture_reader *rd;
-	struct run_info ri = { 0 };
-	struct collector col;
 	struct mon m;
-	const void *msg;
-	size_t len;
 	int r, status;
 
 	memset(&m, 0, sizeof(m));
-	memset(&col, 0, sizeof(col));
 	m.cfg = cfg;
 	if ((r = capture_read_open(cfg->replay, &rd)) < 0) {
 		warnmsg("cannot read capture %s: %s", cfg->replay,
 			r == -EINVAL ? "not a netlink pcap capture" : strerror(-r));
 		return EXIT_USAGE;
 	}
-	if ((status = open_sinks(&m)) == 0 && collector_init(&col) == 0) {
-		struct run_counts rc;
-
-		col.out = &m.out;
-		col.filter = &cfg->filter;
-		col.limit = cfg->count;
-		col.taken = &m.taken;
-		m.t0 = mono_s();
-		while ((r = capture_read_next(rd, &msg, &len)) > 0 && !mon_stop &&
-		       !collector_done(&col))
-			collector_datagram(&col, msg, len, 0);
-		if (r < 0) {
-			warnmsg("capture %s ends in a partial packet (ignored)",
-				cfg->replay);
-			col.n.truncated++;
-		}
-		collector_push(&col);
-		output_drain(&m.out, OUTPUT_DRAIN_MS);
-		ri.seconds = mono_s() - m.t0;
-		rc.n = &col.n;
-		output_counts(&m.out, &rc.written, &rc.unwritten);
-		ri.struct_version = col.last_version;
-		run_info_fill_usage(&ri);
-		report_final(&rc, &ri);
-		if (cfg->summary && report_summary(cfg->summary, &rc, &ri) < 0)
-			status = EXIT_OUTPUT;
-	}
-	collector_free(&col);
+	if ((status = open_sinks(&m)) == 0)
+		status = replay_run(&m, rd);
 	capture_read_close(rd);
 	output_close(&m.out);
 	return status;

@@ -50,7 +50,7 @@ void receiver_free(struct receiver *r)
 	r->bufs = NULL;
 }
 
-static void deliver(struct receiver *r, unsigned i, ts_msg_fn fn, void *arg)
+static void deliver(struct receiver *r, unsigned i, tsnl_datagram_fn fn, void *arg)
 {
 	struct msghdr *h = &r->msgs[i].msg_hdr;
 	size_t len = r->msgs[i].msg_len;
@@ -61,7 +61,10 @@ static void deliver(struct receiver *r, unsigned i, ts_msg_fn fn, void *arg)
 	fn(arg, r->iov[i].iov_base, len, flags);
 }
 
-int receiver_drain(struct receiver *r, ts_msg_fn fn, void *arg)
+/* The hot path reads the socket itself with recvmmsg (and counts drops
+ * with SO_MEMINFO): libnl has no batched receive, one recv per record
+ * would cost a wakeup each.  Requests and acks go through tsnl. */
+int receiver_drain(struct receiver *r, tsnl_datagram_fn fn, void *arg)
 {
 	int total = 0;
 
@@ -88,7 +91,7 @@ int receiver_drain(struct receiver *r, ts_msg_fn fn, void *arg)
 	}
 }
 
-int receiver_wait_one(struct receiver *r, ts_msg_fn fn, void *arg)
+int receiver_wait_one(struct receiver *r, tsnl_datagram_fn fn, void *arg)
 {
 	struct msghdr *h = &r->msgs[0].msg_hdr;
 	ssize_t n;

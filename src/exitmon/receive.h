@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "genl.h"
+#include "tsnl.h"
 
 /* A PID+TGID message is ~1.3 KB on current kernels; leave room to grow. */
 #define RECV_SLOT 8192
@@ -32,9 +32,9 @@ int receiver_init(struct receiver *r, int fd);
 void receiver_free(struct receiver *r);
 /* Read everything queued without blocking; each datagram goes to fn.
  * Returns datagrams read, or -errno of a hard failure. */
-int receiver_drain(struct receiver *r, ts_msg_fn fn, void *arg);
+int receiver_drain(struct receiver *r, tsnl_datagram_fn fn, void *arg);
 /* Block until one datagram arrives (or a signal: -EINTR). */
-int receiver_wait_one(struct receiver *r, ts_msg_fn fn, void *arg);
+int receiver_wait_one(struct receiver *r, tsnl_datagram_fn fn, void *arg);
 /* Refresh r->drops from the kernel's exact per-socket drop counter. */
 int receiver_update_drops(struct receiver *r);
 int receiver_queue(const struct receiver *r, struct queue_state *q);

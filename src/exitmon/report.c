@@ -8,30 +8,26 @@
 #include "kvfile.h"
 #include "log.h"
 
-void report_stats_line(const struct run_counts *rc, double seconds, double rate)
+void report_stats_line(const struct mon_counters *n, double seconds, double rate)
 {
-	const struct loss_counters *n = rc->n;
-
 	warnmsg("stats: %.1fs records=%" PRIu64 " pid=%" PRIu64 " tgid=%" PRIu64
 		" matched=%" PRIu64 " written=%" PRIu64 " unwritten=%" PRIu64
 		" dropped=%" PRIu64 " enobufs=%" PRIu64 " truncated=%" PRIu64
 		" malformed=%" PRIu64 " rate=%.0f/s",
 		seconds, n->records, n->records_pid, n->records_tgid, n->matched,
-		rc->written, rc->unwritten, n->dropped, n->enobufs, n->truncated,
+		n->written, n->unwritten, n->dropped, n->enobufs, n->truncated,
 		n->malformed, rate);
 }
 
-void report_final(const struct run_counts *rc, const struct run_info *ri)
+void report_final(const struct mon_counters *n, const struct run_info *ri)
 {
-	const struct loss_counters *n = rc->n;
-
 	warnmsg("done: %" PRIu64 " records (%" PRIu64 " pid, %" PRIu64
 		" tgid), %" PRIu64 " matched, %" PRIu64 " written in %.2fs; "
 		"lost: %" PRIu64 " dropped, %" PRIu64 " ENOBUFS episodes, %"
 		PRIu64 " truncated, %" PRIu64 " malformed, %" PRIu64 " unwritten",
 		n->records, n->records_pid, n->records_tgid, n->matched,
-		rc->written, ri->seconds, n->dropped, n->enobufs, n->truncated,
-		n->malformed, rc->unwritten);
+		n->written, ri->seconds, n->dropped, n->enobufs, n->truncated,
+		n->malformed, n->unwritten);
 	if (n->implausible)
 		warnmsg("%" PRIu64 " records report a wait longer than the task "
 			"lived (the kernel's figure is wrong; written as sent)",
@@ -52,28 +48,16 @@ void run_info_fill_usage(struct run_info *ri)
 	ri->max_rss_kb = ru.ru_maxrss;
 }
 
-int report_summary(const char *path, const struct run_counts *rc,
+int report_summary(const char *path, const struct mon_counters *n,
 		   const struct run_info *ri)
 {
-	const struct loss_counters *n = rc->n;
 	struct kvbuf kb;
 	int r;
 
 	kv_init(&kb);
-	kv_u64(&kb, "records", n->records);
-	kv_u64(&kb, "records_pid", n->records_pid);
-	kv_u64(&kb, "records_tgid", n->records_tgid);
-	kv_u64(&kb, "matched", n->matched);
-	kv_u64(&kb, "filtered", n->filtered);
-	kv_u64(&kb, "written", rc->written);
-	kv_u64(&kb, "unwritten", rc->unwritten);
-	kv_u64(&kb, "dropped", n->dropped);
-	kv_u64(&kb, "enobufs", n->enobufs);
-	kv_u64(&kb, "truncated", n->truncated);
-	kv_u64(&kb, "malformed", n->malformed);
-	kv_u64(&kb, "other", n->other);
-	kv_u64(&kb, "implausible", n->implausible);
-	kv_u64(&kb, "capture_errors", n->capture_errors);
+#define SUMMARY_KEY(name, metric, help) kv_u64(&kb, #name, n->name);
+	MON_COUNTERS(SUMMARY_KEY)
+#undef SUMMARY_KEY
 	kv_double(&kb, "seconds", ri->seconds);
 	kv_double(&kb, "cpu_user", ri->cpu_user);
 	kv_double(&kb, "cpu_sys", ri->cpu_sys);

@@ -3,7 +3,7 @@
 #ifndef EXITMON_REPORT_H
 #define EXITMON_REPORT_H
 
-#include "collect.h"
+#include "mon_counters.h"
 
 struct run_info {
 	double seconds;
@@ -17,16 +17,11 @@ struct run_info {
 	unsigned shards;
 };
 
-/* Counters of a live or replayed run, with the output's figures. */
-struct run_counts {
-	const struct loss_counters *n;
-	uint64_t written, unwritten;
-};
-
-void report_stats_line(const struct run_counts *rc, double seconds,
+/* n: the counters of a live or replayed run, the output's included. */
+void report_stats_line(const struct mon_counters *n, double seconds,
 		       double rate);
-void report_final(const struct run_counts *rc, const struct run_info *ri);
-int report_summary(const char *path, const struct run_counts *rc,
+void report_final(const struct mon_counters *n, const struct run_info *ri);
+int report_summary(const char *path, const struct mon_counters *n,
 		   const struct run_info *ri);
 void run_info_fill_usage(struct run_info *ri);
 

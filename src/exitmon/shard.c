@@ -3,13 +3,15 @@
 #include "clock.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "caps.h"
-#include "monitor.h"
-#include "selfcheck.h"
+#include "mon_config.h"
 
 #define REQUEST_TIMEOUT_MS 5000
 
@@ -29,7 +31,7 @@ void shard_split_cpus(const struct cpuset_bits *all, unsigned n, unsigned i,
 }
 
 int shard_open(struct shard *s, const struct mon_config *cfg, unsigned index,
-	       struct output *out, atomic_ullong *taken, atomic_bool *stop)
+	       const struct collector_setup *w)
 {
 	int r;
 
@@ -37,17 +39,13 @@ int shard_open(struct shard *s, const struct mon_config *cfg, unsigned index,
 	pthread_mutex_init(&s->lock, NULL);
 	s->index = index;
 	s->cfg = cfg;
-	s->stop = stop;
+	atomic_init(&s->stop, false);
 	s->ts.fd = -1;
 	shard_split_cpus(&cfg->cpus, cfg->shards, index, &s->cpus);
 	cpulist_format(&s->cpus, s->cpulist, sizeof(s->cpulist));
-	s->col.out = out;
-	s->col.filter = &cfg->filter;
-	s->col.limit = cfg->count;
-	s->col.taken = taken;
-	if ((r = collector_init(&s->col)) < 0)
+	if ((r = collector_init(&s->col, w)) < 0)
 		return r;
-	if ((r = ts_open(&s->ts)) < 0)
+	if ((r = tsnl_open(&s->ts)) < 0)
 		return r;
 	return receiver_init(&s->rx, s->ts.fd);
 }
@@ -67,19 +65,55 @@ int shard_register(struct shard *s)
 	int r;
 
 	caps_net_admin_effective(true);
-	r = ts_register(&s->ts, s->cpulist, REQUEST_TIMEOUT_MS,
+	r = tsnl_register(&s->ts, s->cpulist, REQUEST_TIMEOUT_MS,
 			collector_datagram, &s->col);
 	caps_net_admin_effective(false);
 	s->registered = r == 0;
 	return r;
 }
 
-static bool wait_for_check_record(struct shard *s, int timeout_ms)
+/* --- the self-check: proof that registration works ---
+ * A listener outside the initial network namespace registers without error
+ * and then hears nothing; only a real exit on one of our CPUs catches it. */
+
+#define SELFCHECK_COMM "exitmon-check"
+
+static void *check_thread(void *arg)
+{
+	*(pid_t *)arg = gettid();
+	prctl(PR_SET_NAME, SELFCHECK_COMM);
+	return NULL;
+}
+
+/* A thread pinned to `cpu` that exits at once; its tid in *tid once it
+ * has exited.  0 or -errno. */
+static int check_spawn(int cpu, pid_t *tid)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+	cpu_set_t set;
+	int r;
+
+	*tid = 0;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	pthread_attr_init(&attr);
+	r = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	if (r == 0)
+		r = pthread_create(&t, &attr, check_thread, tid);
+	pthread_attr_destroy(&attr);
+	if (r)
+		return -r;
+	return -pthread_join(t, NULL);
+}
+
+static bool wait_for_check_record(struct shard *s, int timeout_ms,
+				  const volatile sig_atomic_t *cancel)
 {
 	double deadline = mono_s() + timeout_ms / 1000.0;
 	struct timespec tick = { 0, 5 * 1000 * 1000 };
 
-	while (!s->col.watch_seen && mono_s() < deadline && !mon_stop) {
+	while (!s->col.watch_seen && mono_s() < deadline && !*cancel) {
 		receiver_drain(&s->rx, collector_datagram, &s->col);
 		if (!s->col.watch_seen)
 			nanosleep(&tick, NULL);
@@ -87,7 +121,8 @@ static bool wait_for_check_record(struct shard *s, int timeout_ms)
 	return s->col.watch_seen;
 }
 
-int shard_self_check(struct shard *s, int timeout_ms)
+int shard_self_check(struct shard *s, int timeout_ms,
+		     const volatile sig_atomic_t *cancel)
 {
 	int attempt, r = -EINVAL, cpu;
 
@@ -95,11 +130,11 @@ int shard_self_check(struct shard *s, int timeout_ms)
 		/* The first of our CPUs that lets a thread run on it. */
 		for (cpu = cpuset_next(&s->cpus, 0); cpu >= 0;
 		     cpu = cpuset_next(&s->cpus, (unsigned)cpu + 1))
-			if ((r = selfcheck_spawn(cpu, &s->col.watch_tid)) == 0)
+			if ((r = check_spawn(cpu, &s->col.watch_tid)) == 0)
 				break;
 		if (r < 0)
 			return r;
-		if (wait_for_check_record(s, timeout_ms))
+		if (wait_for_check_record(s, timeout_ms, cancel))
 			break;
 		/* Lost to an overflow is not deafness: try again. */
 		receiver_update_drops(&s->rx);
@@ -136,7 +171,7 @@ static void loop_batched(struct shard *s)
 	struct timespec next;
 
 	clock_gettime(CLOCK_MONOTONIC, &next);
-	while (!atomic_load(s->stop)) {
+	while (!atomic_load(&s->stop)) {
 		receiver_drain(&s->rx, collector_datagram, &s->col);
 		collector_push(&s->col);
 		publish(s);
@@ -151,7 +186,7 @@ static void loop_wakeup(struct shard *s)
 	double last = mono_s();
 
 	setsockopt(s->rx.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	while (!atomic_load(s->stop)) {
+	while (!atomic_load(&s->stop)) {
 		double now;
 
 		receiver_wait_one(&s->rx, collector_datagram, &s->col);
@@ -187,15 +222,21 @@ int shard_start(struct shard *s)
 	return -r;
 }
 
+void shard_stop(struct shard *s)
+{
+	atomic_store(&s->stop, true);
+}
+
 void shard_finish(struct shard *s)
 {
+	shard_stop(s);
 	if (s->running)
 		pthread_join(s->thread, NULL);
 	s->running = false;
 	receiver_drain(&s->rx, collector_datagram, &s->col);
 	if (s->registered) {
 		caps_net_admin_effective(true);
-		if (ts_deregister(&s->ts, s->cpulist, REQUEST_TIMEOUT_MS,
+		if (tsnl_deregister(&s->ts, s->cpulist, REQUEST_TIMEOUT_MS,
 				  collector_datagram, &s->col) == 0)
 			s->registered = false;
 		caps_net_admin_effective(false);
@@ -208,28 +249,19 @@ void shard_finish(struct shard *s)
 void shard_close(struct shard *s)
 {
 	receiver_free(&s->rx);
-	ts_close(&s->ts);
+	tsnl_close(&s->ts);
 	collector_free(&s->col);
 	pthread_mutex_destroy(&s->lock);
 }
 
-static void add(struct loss_counters *a, const struct loss_counters *b)
+static void add(struct mon_counters *a, const struct mon_counters *b)
 {
-	a->records += b->records;
-	a->records_pid += b->records_pid;
-	a->records_tgid += b->records_tgid;
-	a->matched += b->matched;
-	a->filtered += b->filtered;
-	a->dropped += b->dropped;
-	a->enobufs += b->enobufs;
-	a->truncated += b->truncated;
-	a->malformed += b->malformed;
-	a->other += b->other;
-	a->implausible += b->implausible;
-	a->capture_errors += b->capture_errors;
+#define ADD(name, metric, help) a->name += b->name;
+	MON_COUNTERS(ADD)
+#undef ADD
 }
 
-void shard_read(struct shard *s, struct loss_counters *sum, uint16_t *version)
+void shard_read(struct shard *s, struct mon_counters *sum, uint16_t *version)
 {
 	pthread_mutex_lock(&s->lock);
 	add(sum, &s->published);

@@ -5,12 +5,13 @@
 #define EXITMON_SHARD_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 
 #include "collect.h"
 #include "cpulist.h"
-#include "genl.h"
+#include "tsnl.h"
 #include "receive.h"
 
 struct mon_config;
@@ -19,37 +20,42 @@ struct shard {
 	unsigned index;
 	struct cpuset_bits cpus;
 	char cpulist[1024];
-	struct ts_conn ts;
+	struct tsnl_conn ts;
 	struct receiver rx;
 	struct collector col;
 	uint64_t rcvbuf;		/* what the kernel granted */
 	pthread_t thread;
 	bool running, registered;
 	const struct mon_config *cfg;
-	atomic_bool *stop;
+	atomic_bool stop;		/* set by shard_stop() */
 	/* Counters the thread publishes for the main thread to read. */
 	pthread_mutex_t lock;
-	struct loss_counters published;
+	struct mon_counters published;
 	uint16_t published_version;
 };
 
 /* Split `all` into n groups of consecutive CPUs, as even as possible. */
 void shard_split_cpus(const struct cpuset_bits *all, unsigned n, unsigned i,
 		      struct cpuset_bits *out);
-/* Socket, family, receiver, collector; 0 or -errno (-ENOENT: no family). */
+/* Socket, family, receiver, collector wired by w; 0 or -errno (-ENOENT:
+ * no family). */
 int shard_open(struct shard *s, const struct mon_config *cfg, unsigned index,
-	       struct output *out, atomic_ullong *taken, atomic_bool *stop);
+	       const struct collector_setup *w);
 int shard_set_rcvbuf(struct shard *s);
 int shard_register(struct shard *s);
-/* Make a thread exit on one of our CPUs and wait for its record.
- * 1 heard, 0 not heard, -errno when no thread could run there. */
-int shard_self_check(struct shard *s, int timeout_ms);
+/* Make a thread exit on one of our CPUs and wait for its record (giving
+ * up early once *cancel is set).  1 heard, 0 not heard, -errno when no
+ * thread could run there. */
+int shard_self_check(struct shard *s, int timeout_ms,
+		     const volatile sig_atomic_t *cancel);
 int shard_start(struct shard *s);
-/* Join the thread (after *stop), drain, deregister, drain, push. */
+/* Tell the receive thread to end (async-signal-safe). */
+void shard_stop(struct shard *s);
+/* Stop and join the thread, drain, deregister, drain, push. */
 void shard_finish(struct shard *s);
 void shard_close(struct shard *s);
 /* Add this shard's published counters to *sum. */
-void shard_read(struct shard *s, struct loss_counters *sum,
+void shard_read(struct shard *s, struct mon_counters *sum,
 		uint16_t *version);
 uint32_t shard_queue_bytes(struct shard *s, uint32_t *rcvbuf);
 

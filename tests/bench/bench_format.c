@@ -48,10 +48,10 @@ static size_t typical_msg(struct tsb_msg *m)
 	for (i = 0; i < sizeof(vals) / sizeof(vals[0]); i++)
 		tsb_store(st + tsb_fields[vals[i].f].off, vals[i].v,
 			  tsb_fields[vals[i].f].size);
-	tsb_begin(m, 0x1c, TS_CMD_NEW);
-	tsb_aggr(m, TS_TYPE_AGGR_PID, TS_TYPE_PID, 123457, st, sizeof(st));
+	tsb_begin(m, 0x1c, TASKSTATS_CMD_NEW);
+	tsb_aggr(m, TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_PID, 123457, st, sizeof(st));
 	st[0] = 0;
-	tsb_aggr(m, TS_TYPE_AGGR_TGID, TS_TYPE_TGID, 123400, st, sizeof(st));
+	tsb_aggr(m, TASKSTATS_TYPE_AGGR_TGID, TASKSTATS_TYPE_TGID, 123400, st, sizeof(st));
 	return tsb_end(m);
 }
 
@@ -61,9 +61,9 @@ static size_t worst_msg(struct tsb_msg *m)
 	memset(st, 0xff, sizeof(st));
 	st[0] = 16, st[1] = 0;
 	memcpy(st + 80, "\"\"\"\"\"\"\"\"\"\"\"\"\"\"\"", 16);
-	tsb_begin(m, 0x1c, TS_CMD_NEW);
-	tsb_aggr(m, TS_TYPE_AGGR_PID, TS_TYPE_PID, UINT32_MAX, st, sizeof(st));
-	tsb_aggr(m, TS_TYPE_AGGR_TGID, TS_TYPE_TGID, UINT32_MAX, st, sizeof(st));
+	tsb_begin(m, 0x1c, TASKSTATS_CMD_NEW);
+	tsb_aggr(m, TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_PID, UINT32_MAX, st, sizeof(st));
+	tsb_aggr(m, TASKSTATS_TYPE_AGGR_TGID, TASKSTATS_TYPE_TGID, UINT32_MAX, st, sizeof(st));
 	return tsb_end(m);
 }
 

@@ -12,8 +12,8 @@ start_exitmon proc -f csv --comm "${TAG}*" || { nok "collector ready"; done_test
 for ((i = 0; i < N; i++)); do "$bin"; done
 "$T/${TAG}f"
 sleep 0.2
-stop_exitmon
-check "collector exits 0" [ $? -eq 0 ]
+stop_exitmon; rc=$?
+check "collector exits 0" [ "$rc" -eq 0 ]
 python3 - "$T/proc.out" "$TAG" > "$T/proc.check" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline='')))

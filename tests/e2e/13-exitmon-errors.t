@@ -53,9 +53,9 @@ expect 2 "no such user" "unknown user" -- "$EXITMON" --user no-such-user-xyz
 expect 2 "more than the" "more shards than CPUs" -- "$EXITMON" --shards 2 --cpus 0
 expect 2 "name the same file" "output and capture the same file" -- \
 	"$EXITMON" -o "$T/same" --capture "$T/same"
-"$EXITMON" --no-self-check --duration 0.3 -o /dev/null 2>/dev/null
-check "--no-self-check runs" [ $? -eq 0 ]
-"$EXITMON" --help | grep -q -- "--rcvbuf"
-check "--help lists the options" [ $? -eq 0 ]
+"$EXITMON" --no-self-check --duration 0.3 -o /dev/null 2>/dev/null; rc=$?
+check "--no-self-check runs" [ "$rc" -eq 0 ]
+"$EXITMON" --help | grep -q -- "--rcvbuf"; rc=$?
+check "--help lists the options" [ "$rc" -eq 0 ]
 check "--version" "$EXITMON" --version
 done_testing

@@ -17,8 +17,8 @@ sleep 0.2
 kill -USR1 "$MON_PID"
 sleep 0.2
 check "pid file holds the collector's pid" [ "$(cat "$T/rot.pid")" = "$MON_PID" ]
-stop_exitmon
-check "SIGTERM: exit 0" [ $? -eq 0 ]
+stop_exitmon; rc=$?
+check "SIGTERM: exit 0" [ "$rc" -eq 0 ]
 check "rotated file has the header and 3 records" \
 	[ "$(head -1 "$T/rot.out.1" | cut -d, -f1)" = type -a "$(grep -c ",$TAG," "$T/rot.out.1")" -eq 3 ]
 check "new file has its own header and 4 records" \
@@ -35,8 +35,8 @@ cpid=$!
 wait_file "$T/cnt.pid"
 for i in $(seq 8); do "$bin"; done
 for i in $(seq 40); do kill -0 $cpid 2>/dev/null || break; sleep 0.05; done
-wait $cpid
-check "--count 5: exits 0 by itself" [ $? -eq 0 ]
+wait $cpid; rc=$?
+check "--count 5: exits 0 by itself" [ "$rc" -eq 0 ]
 check "--count 5: wrote exactly 5 records" [ "$(grep -c ",$TAG," "$T/cnt.out")" -eq 5 ]
 
 # --duration stops by itself.

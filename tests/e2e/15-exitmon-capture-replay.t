@@ -19,8 +19,8 @@ chmod 644 "$T/cap.pcap"
 mkdir -m 1777 "$T/pub"
 setpriv --reuid=nobody --regid=nogroup --clear-groups \
 	"$EXITMON" --replay "$T/cap.pcap" -f csv --comm "$TAG" --summary "$T/pub/rep.sum" \
-	> "$T/rep.out" 2>"$T/rep.err"
-check "replay as nobody exits 0" [ $? -eq 0 ]
+	> "$T/rep.out" 2>"$T/rep.err"; rc=$?
+check "replay as nobody exits 0" [ "$rc" -eq 0 ]
 check "replay gives the same records" cmp -s "$T/cap.out" "$T/rep.out"
 check "replay summary: 5 matched" [ "$(kv "$T/pub/rep.sum" matched)" -eq 5 ]
 "$EXITMON" --replay "$T/cap.pcap" -f csv > "$T/all.out" 2>/dev/null
@@ -32,10 +32,10 @@ for fmt in text jsonl; do
 done
 # A capture cut off mid-packet (collector killed) still replays.
 head -c -7 "$T/cap.pcap" > "$T/cut.pcap"
-"$EXITMON" --replay "$T/cut.pcap" -f csv > /dev/null 2>"$T/cut.err"
-check "truncated capture replays (exit 0)" [ $? -eq 0 ]
+"$EXITMON" --replay "$T/cut.pcap" -f csv > /dev/null 2>"$T/cut.err"; rc=$?
+check "truncated capture replays (exit 0)" [ "$rc" -eq 0 ]
 check "and says it ends in a partial packet" grep -q "partial packet" "$T/cut.err"
 printf 'not a capture' > "$T/bad.pcap"
-"$EXITMON" --replay "$T/bad.pcap" 2>"$T/bad.err"
-check "a file that is not a capture: exit 2" [ $? -eq 2 ]
+"$EXITMON" --replay "$T/bad.pcap" 2>"$T/bad.err"; rc=$?
+check "a file that is not a capture: exit 2" [ "$rc" -eq 2 ]
 done_testing

@@ -90,8 +90,8 @@ check "STOPPING=1 sent at stop" grep -qx "STOPPING=1" "$T/notify.got"
 "$EXITMON" --duration 1.2 --stats 0.5 --metrics "$T/m.prom" -o /dev/null 2>/dev/null
 check "metrics file written" [ -s "$T/m.prom" ]
 if command -v promtool >/dev/null; then
-	promtool check metrics < "$T/m.prom" > "$T/promtool.out" 2>&1
-	check "promtool check metrics passes" [ $? -eq 0 -a ! -s "$T/promtool.out" ]
+	promtool check metrics < "$T/m.prom" > "$T/promtool.out" 2>&1; rc=$?
+	check "promtool check metrics passes" [ "$rc" -eq 0 -a ! -s "$T/promtool.out" ]
 else
 	nok "promtool is missing (tools/deps.sh installs prometheus)"
 fi
@@ -106,8 +106,8 @@ done
 # 7. The unit file: systemd-analyze verify and the security rating.
 sed "s|/usr/local/sbin/exitmon|$EXITMON|" "$TOP/systemd/exitmon.service" > "$T/exitmon.service"
 mkdir -p "$T/man/man8" && cp "$TOP/man/exitmon.8" "$T/man/man8/"
-MANPATH=$T/man systemd-analyze verify "$T/exitmon.service" > "$T/verify.out" 2>&1
-check "systemd-analyze verify passes" [ $? -eq 0 ]
+MANPATH=$T/man systemd-analyze verify "$T/exitmon.service" > "$T/verify.out" 2>&1; rc=$?
+check "systemd-analyze verify passes" [ "$rc" -eq 0 ]
 sed 's/^/# /' "$T/verify.out"
 score=$(systemd-analyze security --offline=yes "$T/exitmon.service" 2>/dev/null |
 	sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p')
@@ -125,8 +125,8 @@ check "installed unit runs the installed binary" \
 
 # 9. The logrotate snippet parses.
 if command -v logrotate >/dev/null; then
-	logrotate -d -s "$T/lr.state" "$TOP/systemd/exitmon.logrotate" > "$T/lr.out" 2>&1
-	check "logrotate accepts the snippet" [ $? -eq 0 ]
+	logrotate -d -s "$T/lr.state" "$TOP/systemd/exitmon.logrotate" > "$T/lr.out" 2>&1; rc=$?
+	check "logrotate accepts the snippet" [ "$rc" -eq 0 ]
 else
 	nok "logrotate is missing (tools/deps.sh installs it)"
 fi

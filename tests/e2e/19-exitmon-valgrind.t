@@ -33,6 +33,6 @@ for fmt in text csv jsonl; do
 	check "replay -f $fmt under valgrind: clean (exit $rc)" [ $rc -eq 0 ]
 	[ $rc -eq 0 ] || sed 's/^/# /' "$T/rp.err" | head -20
 done
-$VG "$EXITMON" --frobnicate 2>/dev/null
-check "usage error under valgrind: exit 2, no leak" [ $? -eq 2 ]
+$VG "$EXITMON" --frobnicate 2>/dev/null; rc=$?
+check "usage error under valgrind: exit 2, no leak" [ "$rc" -eq 2 ]
 done_testing

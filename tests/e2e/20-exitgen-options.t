@@ -70,24 +70,24 @@ bad --baseline --work cpu:10
 bad --baseline --batch 4
 bad --rate 1 --duration 0.5
 
-"$EXITGEN" --help >"$T/help" 2>"$T/err"
-check "--help exits 0 with nothing on stderr" [ $? -eq 0 ] && [ ! -s "$T/err" ]
+"$EXITGEN" --help >"$T/help" 2>"$T/err"; rc=$?
+check "--help exits 0 with nothing on stderr" [ "$rc" -eq 0 -a ! -s "$T/err" ]
 for o in $(sed -n 's/^\.It Fl \([a-zA-Z]\) , Fl -\([a-z-]*\).*/\2/p; s/^\.It Fl -\([a-z-]*\).*/\1/p' "$TOP/man/exitgen.1"); do
 	check "--help lists --$o (from the man page)" grep -q -- "--$o" "$T/help"
 done
 check "--help names the man page" grep -q 'exitgen(1)' "$T/help"
-"$EXITGEN" --version >"$T/ver"
-check "--version exits 0" [ $? -eq 0 ]
+"$EXITGEN" --version >"$T/ver"; rc=$?
+check "--version exits 0" [ "$rc" -eq 0 ]
 check "--version prints a version" grep -Eq '^exitgen [0-9]+\.[0-9]+' "$T/ver"
 
 # A long tag is cut to 15 bytes with a warning, not refused.
-"$EXITGEN" --tag abcdefghijklmnopqrstu --count 3 -q --summary "$T/long.sum" 2>"$T/long.err"
-check "a long tag still runs" [ $? -eq 0 ]
+"$EXITGEN" --tag abcdefghijklmnopqrstu --count 3 -q --summary "$T/long.sum" 2>"$T/long.err"; rc=$?
+check "a long tag still runs" [ "$rc" -eq 0 ]
 check "a long tag is cut to 15 bytes" [ "$(kv "$T/long.sum" tag)" = abcdefghijklmno ]
 check "a long tag warns" grep -q 'abcdefghijklmno' "$T/long.err"
 
 # The summary goes where asked, or the run fails with status 1.
-"$EXITGEN" --count 3 -q --summary /nonexistent/dir/x.sum 2>"$T/sumerr"
-check "unwritable summary: status 1" [ $? -eq 1 ]
+"$EXITGEN" --count 3 -q --summary /nonexistent/dir/x.sum 2>"$T/sumerr"; rc=$?
+check "unwritable summary: status 1" [ "$rc" -eq 1 ]
 check "unwritable summary: says so" grep -q 'summary' "$T/sumerr"
 done_testing

@@ -13,8 +13,8 @@ within() { # within ACHIEVED TARGET PERCENT
 for shape in thread process; do
 	for rate in 500 2000; do
 		s=$T/$shape-$rate.sum
-		"$EXITGEN" --shape $shape --rate $rate --duration 2 -q --summary "$s"
-		check "$shape at $rate/s: exit 0" [ $? -eq 0 ]
+		"$EXITGEN" --shape $shape --rate $rate --duration 2 -q --summary "$s"; rc=$?
+		check "$shape at $rate/s: exit 0" [ "$rc" -eq 0 ]
 		a=$(kv "$s" achieved_rate)
 		diag "$shape $rate/s: achieved $a, late p50 $(kv "$s" late_p50_us) us, p99 $(kv "$s" late_p99_us) us"
 		check "$shape at $rate/s: $((2 * rate)) exits" [ "$(kv "$s" exits)" -eq $((2 * rate)) ]
@@ -31,8 +31,8 @@ check "2 workers: within 1%" within "$(kv "$T/w2.sum" achieved_rate)" 2000 1
 check "2 workers: stopped by count" [ "$(kv "$T/w2.sum" stopped_by)" = count ]
 
 # Far beyond the machine: saturated, said plainly.
-"$EXITGEN" --shape thread --rate 5000000 --duration 0.5 >"$T/sat.txt" --summary "$T/sat.sum"
-check "saturated run: exit 0" [ $? -eq 0 ]
+"$EXITGEN" --shape thread --rate 5000000 --duration 0.5 >"$T/sat.txt" --summary "$T/sat.sum"; rc=$?
+check "saturated run: exit 0" [ "$rc" -eq 0 ]
 check "saturated run: saturated=1" [ "$(kv "$T/sat.sum" saturated)" = 1 ]
 check "saturated run: the text says SATURATED" grep -q SATURATED "$T/sat.txt"
 check "saturated run: achieved below target" \

@@ -9,8 +9,8 @@ gt0() { python3 -c "import sys; sys.exit(not float(sys.argv[1]) > 0)" "$1"; }
 # Fork and reap among other children: every exit timed, the others killed
 # and reaped at the end, and timed too.
 s=$T/bg.sum
-"$EXITGEN" --shape fork --count 100 --background 300 -q --summary "$s"
-check "background: exit 0" [ $? -eq 0 ]
+"$EXITGEN" --shape fork --count 100 --background 300 -q --summary "$s"; rc=$?
+check "background: exit 0" [ "$rc" -eq 0 ]
 check "background: 100 exits" [ "$(kv "$s" exits)" = 100 ]
 check "background: 300 children kept" [ "$(kv "$s" background)" = 300 ]
 check "background: kill and reap timed" gt0 "$(kv "$s" kill_background_s)"
@@ -20,8 +20,8 @@ check "background: p50 <= p99 <= max" python3 -c "import sys; a,b,c=map(float,sy
 check "background: none left" [ "$(kv "$s" children_left)" = 0 ]
 
 # The shared mapping, anonymous and in a named file.
-"$EXITGEN" --shape fork --count 50 --mmap 64M -q --summary "$T/map.sum"
-check "mmap: exit 0" [ $? -eq 0 ]
+"$EXITGEN" --shape fork --count 50 --mmap 64M -q --summary "$T/map.sum"; rc=$?
+check "mmap: exit 0" [ "$rc" -eq 0 ]
 check "mmap: size reported" [ "$(kv "$T/map.sum" mmap_bytes)" = 67108864 ]
 "$EXITGEN" --shape fork --count 10 --mmap 1M:"$T/mapfile" -q
 check "mmap PATH: the file has the size" [ "$(stat -c %s "$T/mapfile")" = 1048576 ]
@@ -29,8 +29,8 @@ check "mmap PATH: its pages were written" [ "$(tr -d '\0' <"$T/mapfile" | wc -c)
 
 # Kill and reap: a batch of waiting children killed on the schedule.
 s=$T/kill.sum
-"$EXITGEN" --shape fork --batch 100 --count 100 --exit-by signal --background 100 -q --summary "$s"
-check "kill+reap: exit 0" [ $? -eq 0 ]
+"$EXITGEN" --shape fork --batch 100 --count 100 --exit-by signal --background 100 -q --summary "$s"; rc=$?
+check "kill+reap: exit 0" [ "$rc" -eq 0 ]
 check "kill+reap: 100 exits" [ "$(kv "$s" exits)" = 100 ]
 check "kill+reap: timed" gt0 "$(kv "$s" kill_reap_s)"
 check "kill+reap: exit_by=signal" [ "$(kv "$s" exit_by)" = signal ]
@@ -44,8 +44,8 @@ check "batch: rate within 2%" python3 -c "import sys; sys.exit(abs(float(sys.arg
 
 # Cohorts in every shape: every finish time reported, in order, grouped.
 for shape in thread process fork group:2; do
-	"$EXITGEN" --cohort 6 --shape $shape --work cpu:30000 --summary "$T/c.sum" >"$T/c.txt"
-	check "cohort $shape: exit 0" [ $? -eq 0 ]
+	"$EXITGEN" --cohort 6 --shape $shape --work cpu:30000 --summary "$T/c.sum" >"$T/c.txt"; rc=$?
+	check "cohort $shape: exit 0" [ "$rc" -eq 0 ]
 	check "cohort $shape: 6 tasks" [ "$(kv "$T/c.sum" cohort_n)" = 6 ]
 	check "cohort $shape: 6 finish times printed" \
 		[ "$(sed -n 's/^  finished *//p' "$T/c.txt" | wc -w)" = 6 ]

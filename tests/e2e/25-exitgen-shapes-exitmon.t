@@ -51,8 +51,7 @@ run_shape() {
 	"$EXITGEN" --shape "$shape" --count $N --rate 500 --tag "$tag" -q \
 		--summary "$T/$name.gen" 2>"$T/$name.generr" &
 	EGPID=$!
-	wait $EGPID
-	EGRC=$?
+	wait $EGPID; EGRC=$?
 	sleep 0.3	# the collector drains every 10 ms
 	stop_exitmon
 }

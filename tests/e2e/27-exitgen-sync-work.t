@@ -14,8 +14,8 @@ echo 0 > $DA
 start_exitmon sync -f csv --comm "$TAG" || nok "collector ready"
 # Switched on just before the tasks start, as exitsweep --delayacct does.
 echo 1 > $DA
-"$EXITGEN" --shape process --count 3 --work sync:1M:"$F.a" --tag "$TAG" -q
-check "sync: exitgen exits 0" [ $? -eq 0 ]
+"$EXITGEN" --shape process --count 3 --work sync:1M:"$F.a" --tag "$TAG" -q; rc=$?
+check "sync: exitgen exits 0" [ "$rc" -eq 0 ]
 sleep 0.3
 stop_exitmon
 echo "$da0" > $DA
@@ -42,8 +42,8 @@ check "three records ($n)" [ "$n" -eq 3 ]
 check "every task waited for block I/O ($waited of 3)" [ "$waited" -eq 3 ]
 check "every task wrote its megabyte ($wrote of 3)" [ "$wrote" -eq 3 ]
 check "the file holds the writes" [ "$(stat -c %s "$F.a")" -ge $((1 << 20)) ]
-"$EXITGEN" --count 1 --work sync: -q 2>"$T/e"
-check "sync: without a size is refused (exit 2)" [ $? -eq 2 ]
+"$EXITGEN" --count 1 --work sync: -q 2>"$T/e"; rc=$?
+check "sync: without a size is refused (exit 2)" [ "$rc" -eq 2 ]
 rm -f "$F.a"
 check "delay accounting restored" [ "$(cat $DA)" = "$da0" ]
 done_testing

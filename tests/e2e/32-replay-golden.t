@@ -13,8 +13,8 @@ done
 "$EXITMON" --replay "$D/real-v16.pcap" --comm 'xcap*' -o /dev/null --summary "$T/s" 2>/dev/null
 check "19 records of the three runs" [ "$(kv "$T/s" matched)" -eq 19 ]
 check "3 tgid records, one per group" \
-	[ "$(grep -c '^tgid,.*,xcapgrp,' "$D/real-v16.csv")" -eq 3 ]
+	[ "$(grep -c '^tgid,.*,xcapgrp,' "$T/out.csv")" -eq 3 ]
 check "threads of the thread run share one tgid" \
-	[ "$(grep '^pid,.*,xcapthr,' "$D/real-v16.csv" | cut -d, -f3 | sort -u | wc -l)" -eq 1 ]
+	[ "$(grep '^pid,.*,xcapthr,' "$T/out.csv" | cut -d, -f3 | sort -u | wc -l)" -eq 1 ]
 check "no malformed message in a real capture" [ "$(kv "$T/s" malformed)" -eq 0 ]
 done_testing

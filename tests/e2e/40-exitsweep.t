@@ -68,9 +68,9 @@ if setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
 	# no listener, no sysctl: an unprivileged sweep runs
 	setpriv --reuid=65534 --regid=65534 --clear-groups \
 		"$PUBLIC_SWEEP" --listener none --rates max --tgid off --count 50 --runs 2 --quiet \
-		>"$T/p2.out" 2>"$T/p2.err"
+		>"$T/p2.out" 2>"$T/p2.err"; rc=$?
 	check "unprivileged sweep without a listener runs" \
-		sh -c "[ $? -eq 0 ] && grep -q 'Means per cell' '$T/p2.out'"
+		sh -c "[ $rc -eq 0 ] && grep -q 'Means per cell' '$T/p2.out'"
 else
 	nok "setpriv cannot drop privileges here"
 fi
@@ -158,15 +158,15 @@ assert 'tgid on over off' in t and 'lost and dropped' in t
 
 # --- compare ---
 cp "$T/s.json" "$T/other.json"
-"$EXITSWEEP" compare "$T/s.json" "$T/other.json" >"$T/c.out" 2>"$T/c.err"
-check "compare: exit 0" [ $? -eq 0 ]
+"$EXITSWEEP" compare "$T/s.json" "$T/other.json" >"$T/c.out" 2>"$T/c.err"; rc=$?
+check "compare: exit 0" [ "$rc" -eq 0 ]
 check "compare: machines A and B" sh -c "grep -q '^  A  ' '$T/c.out' && grep -q '^  B  ' '$T/c.out'"
 check "compare: a row per cell and figure" \
 	grep -Eq 'rate=2000 listener=batch delayacct=keep +Sys ' "$T/c.out"
 echo '{"format": "something else"}' >"$T/bad.json"
-"$EXITSWEEP" compare "$T/s.json" "$T/bad.json" >/dev/null 2>"$T/cb.err"
+"$EXITSWEEP" compare "$T/s.json" "$T/bad.json" >/dev/null 2>"$T/cb.err"; rc=$?
 check "compare: a foreign file is refused, exit 1" \
-	sh -c "[ $? -eq 1 ] && grep -q 'not an exitsweep result file' '$T/cb.err'"
+	sh -c "[ $rc -eq 1 ] && grep -q 'not an exitsweep result file' '$T/cb.err'"
 
 # --- the same seed gives the same order ---
 for i in 1 2; do

@@ -4,8 +4,8 @@
 . "$(dirname "$0")/lib.sh"
 need_taskstats
 
-"$TOP/tools/bench.sh" 1 3000 > "$T/bench.out" 2> "$T/bench.err"
-check "bench runs (exit $?)" [ $? -eq 0 ]
+"$TOP/tools/bench.sh" 1 3000 > "$T/bench.out" 2> "$T/bench.err"; rc=$?
+check "bench runs (exit $rc)" [ "$rc" -eq 0 ]
 sed 's/^/# /' "$T/bench.out"
 for row in "none" "exitmon (default, CSV)" "exitmon --wakeup"; do
 	check "bench reports '$row'" grep -q "^$row " "$T/bench.out"
@@ -13,8 +13,8 @@ done
 check "bench: no record lost at this size" \
 	awk '/^exitmon/ { if ($(NF-1) != 0) bad = 1 } END { exit bad }' "$T/bench.out"
 
-"$TOP/tools/soak.sh" 20000 > "$T/soak.out" 2> "$T/soak.err"
-check "soak runs and passes its own checks (exit $?)" [ $? -eq 0 ]
+"$TOP/tools/soak.sh" 20000 > "$T/soak.out" 2> "$T/soak.err"; rc=$?
+check "soak runs and passes its own checks (exit $rc)" [ "$rc" -eq 0 ]
 sed 's/^/# /' "$T/soak.out"
 check "soak reports loss, RSS and CPU" \
 	[ "$(grep -c -e '^records received' -e '^collector RSS' -e '^collector CPU' "$T/soak.out")" -eq 3 ]

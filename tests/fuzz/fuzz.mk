@@ -26,9 +26,10 @@ SAN_FLAGS          := -fsanitize=address,undefined -fno-sanitize-recover=all \
                       -fno-omit-frame-pointer -g -O1
 FUZZ_FLAGS         := -fsanitize=fuzzer,address,undefined \
                       -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
-# What the fuzz target exercises: only the parser and the formats, so it
-# links without libnl or libcap.
-FUZZ_LIB_SRCS      := src/common/record.c src/common/format.c
+# What the fuzz target exercises: only the parser (with its netlink
+# walk) and the formats, so it links libnl but not libcap.
+FUZZ_LIB_SRCS      := src/common/record.c src/common/tsnl.c src/common/format.c
+FUZZ_LIBS          := $(shell $(PKG_CONFIG) --libs libnl-3.0 libnl-genl-3.0)
 FUZZ_RUN_FLAGS     := -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
                       -print_final_stats=1
 FUZZ_ENV           := UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -61,14 +62,14 @@ $(SAN_B)/fuzz/fuzz_record: tests/fuzz/fuzz_record.c $(FUZZ_LIB_SRCS) \
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZ-LD $@")
 	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -o $@ \
-	  tests/fuzz/fuzz_record.c $(FUZZ_LIB_SRCS)
+	  tests/fuzz/fuzz_record.c $(FUZZ_LIB_SRCS) $(FUZZ_LIBS)
 
 $(SAN_B)/fuzz/replay: tests/fuzz/replay.c tests/fuzz/fuzz_record.c \
 		$(FUZZ_LIB_SRCS) include/record.h include/format.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD-SAN  $@")
 	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ tests/fuzz/replay.c \
-	  tests/fuzz/fuzz_record.c $(FUZZ_LIB_SRCS)
+	  tests/fuzz/fuzz_record.c $(FUZZ_LIB_SRCS) $(FUZZ_LIBS)
 
 fuzz: $(SAN_B)/fuzz/fuzz_record
 	$(Q)mkdir -p tests/fuzz/corpus-work $(SAN_B)/fuzz/crashes
@@ -106,11 +107,11 @@ $(SAN_B)/fuzz/mkseeds: tests/fuzz/mkseeds.c tests/unit/tsbuild.h include/record.
 fuzz-seeds: $(SAN_B)/fuzz/mkseeds
 	$(Q)$< tests/fuzz/corpus
 
-$(SAN_B)/bench/bench_format: tests/bench/bench_format.c src/common/record.c \
-		src/common/format.c tests/unit/tsbuild.h include/record.h include/format.h
+$(SAN_B)/bench/bench_format: tests/bench/bench_format.c $(FUZZ_LIB_SRCS) \
+		tests/unit/tsbuild.h include/record.h include/format.h
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ tests/bench/bench_format.c src/common/record.c \
-	  src/common/format.c
+	$(Q)$(CC) $(ALL_CFLAGS) -o $@ tests/bench/bench_format.c $(FUZZ_LIB_SRCS) \
+	  $(FUZZ_LIBS)
 
 bench-format: $(SAN_B)/bench/bench_format
 	$(Q)$<

@@ -61,22 +61,22 @@ int main(int argc, char **argv)
 	save_msg("v16-hostile-comm", &m);
 
 	/* NULL padding inside and between nests. */
-	tsb_begin(&m, 0x1c, TS_CMD_NEW);
-	tsb_attr(&m, TS_TYPE_NULL, NULL, 0);
-	nest = tsb_nest(&m, TS_TYPE_AGGR_PID);
-	tsb_attr(&m, TS_TYPE_NULL, "xy", 2);
-	tsb_u32(&m, TS_TYPE_PID, 5);
+	tsb_begin(&m, 0x1c, TASKSTATS_CMD_NEW);
+	tsb_attr(&m, TASKSTATS_TYPE_NULL, NULL, 0);
+	nest = tsb_nest(&m, TASKSTATS_TYPE_AGGR_PID);
+	tsb_attr(&m, TASKSTATS_TYPE_NULL, "xy", 2);
+	tsb_u32(&m, TASKSTATS_TYPE_PID, 5);
 	tsb_fill_stats(st, 432, 14, 14, "pad");
-	tsb_attr(&m, TS_TYPE_STATS, st, 432);
+	tsb_attr(&m, TASKSTATS_TYPE_STATS, st, 432);
 	tsb_nest_end(&m, nest);
-	tsb_attr(&m, TS_TYPE_NULL, NULL, 0);
+	tsb_attr(&m, TASKSTATS_TYPE_NULL, NULL, 0);
 	tsb_end(&m);
 	save_msg("v14-null-padding", &m);
 
 	/* A stats struct cut short: a prefix of v14. */
-	tsb_begin(&m, 0x1c, TS_CMD_NEW);
+	tsb_begin(&m, 0x1c, TASKSTATS_CMD_NEW);
 	tsb_fill_stats(st, 200, 14, 14, "short");
-	tsb_aggr(&m, TS_TYPE_AGGR_PID, TS_TYPE_PID, 8, st, 200);
+	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_PID, 8, st, 200);
 	tsb_end(&m);
 	save_msg("v14-short-stats", &m);
 

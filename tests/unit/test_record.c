@@ -121,9 +121,9 @@ static void test_version(void **state)
 	char comm[16];
 
 	snprintf(comm, sizeof(comm), "task-v%u", v);
-	tsb_begin(&m, FAMILY, TS_CMD_NEW);
+	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
 	tsb_fill_stats(stats_buf, len, v, layout, comm);
-	tsb_aggr(&m, TS_TYPE_AGGR_PID, TS_TYPE_PID, 4242, stats_buf, len);
+	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_PID, 4242, stats_buf, len);
 	tsb_end(&m);
 
 	assert_int_equal(parse(&m, &out), 0);
@@ -219,23 +219,23 @@ static void test_null_padding(void **state)
 	struct tsb_msg m;
 
 	(void)state;
-	tsb_begin(&m, FAMILY, TS_CMD_NEW);
-	tsb_attr(&m, TS_TYPE_NULL, NULL, 0);
-	nest = tsb_nest(&m, TS_TYPE_AGGR_PID);
-	tsb_attr(&m, TS_TYPE_NULL, junk, 3);
-	tsb_u32(&m, TS_TYPE_PID, 100);
-	tsb_attr(&m, TS_TYPE_NULL, NULL, 0);
+	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
+	tsb_attr(&m, TASKSTATS_TYPE_NULL, NULL, 0);
+	nest = tsb_nest(&m, TASKSTATS_TYPE_AGGR_PID);
+	tsb_attr(&m, TASKSTATS_TYPE_NULL, junk, 3);
+	tsb_u32(&m, TASKSTATS_TYPE_PID, 100);
+	tsb_attr(&m, TASKSTATS_TYPE_NULL, NULL, 0);
 	tsb_fill_stats(stats_buf, len, 16, 16, "padded");
-	tsb_attr(&m, TS_TYPE_STATS, stats_buf, len);
-	tsb_attr(&m, TS_TYPE_NULL, junk, 4);
+	tsb_attr(&m, TASKSTATS_TYPE_STATS, stats_buf, len);
+	tsb_attr(&m, TASKSTATS_TYPE_NULL, junk, 4);
 	tsb_nest_end(&m, nest);
-	tsb_attr(&m, TS_TYPE_NULL, junk, 2);
-	nest = tsb_nest(&m, TS_TYPE_AGGR_TGID);
-	tsb_u32(&m, TS_TYPE_TGID, 99);
-	tsb_attr(&m, TS_TYPE_NULL, NULL, 0);
-	tsb_attr(&m, TS_TYPE_STATS, stats_buf, len);
+	tsb_attr(&m, TASKSTATS_TYPE_NULL, junk, 2);
+	nest = tsb_nest(&m, TASKSTATS_TYPE_AGGR_TGID);
+	tsb_u32(&m, TASKSTATS_TYPE_TGID, 99);
+	tsb_attr(&m, TASKSTATS_TYPE_NULL, NULL, 0);
+	tsb_attr(&m, TASKSTATS_TYPE_STATS, stats_buf, len);
 	tsb_nest_end(&m, nest);
-	tsb_attr(&m, TS_TYPE_NULL, junk, 5);	/* last: no padding after */
+	tsb_attr(&m, TASKSTATS_TYPE_NULL, junk, 5);	/* last: no padding after */
 	tsb_end(&m);
 
 	assert_int_equal(parse(&m, &out), 0);
@@ -254,11 +254,11 @@ static void test_nested_flag(void **state)
 	struct tsb_msg m;
 
 	(void)state;
-	tsb_begin(&m, FAMILY, TS_CMD_NEW);
-	nest = tsb_nest(&m, TS_TYPE_AGGR_PID | NLA_F_NESTED);
-	tsb_u32(&m, TS_TYPE_PID, 7);
+	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
+	nest = tsb_nest(&m, TASKSTATS_TYPE_AGGR_PID | NLA_F_NESTED);
+	tsb_u32(&m, TASKSTATS_TYPE_PID, 7);
 	tsb_fill_stats(stats_buf, len, 16, 16, "n");
-	tsb_attr(&m, TS_TYPE_STATS, stats_buf, len);
+	tsb_attr(&m, TASKSTATS_TYPE_STATS, stats_buf, len);
 	tsb_nest_end(&m, nest);
 	tsb_end(&m);
 	assert_int_equal(parse(&m, &out), 0);
@@ -277,16 +277,16 @@ static void test_pid_tgid_attribution(void **state)
 	uint32_t own = 0xabcdef;
 
 	(void)state;
-	tsb_begin(&m, FAMILY, TS_CMD_NEW);
+	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
 	tsb_fill_stats(stats_buf, len, 16, 16, "worker");
-	tsb_aggr(&m, TS_TYPE_AGGR_PID, TS_TYPE_PID, 501, stats_buf, len);
+	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_PID, 501, stats_buf, len);
 	/* The tgid struct: no comm, its own (summed) values, other ids. */
 	tsb_fill_stats(stats_buf, len, 16, 16, "");
 	for (i = 0; i < 4; i++)
 		tsb_store(stats_buf + tsb_fields[ident[i]].off, 0, 4);
 	tsb_store(stats_buf + tsb_fields[F_ETIME].off, 777, 8);
 	tsb_store(stats_buf + tsb_fields[F_TGID].off, own, 4);
-	tsb_aggr(&m, TS_TYPE_AGGR_TGID, TS_TYPE_TGID, 500, stats_buf, len);
+	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_TGID, TASKSTATS_TYPE_TGID, 500, stats_buf, len);
 	tsb_end(&m);
 
 	assert_int_equal(parse(&m, &out), 0);
@@ -370,10 +370,10 @@ static void test_pid_version0(void **state)
 	struct tsb_msg m;
 
 	(void)state;
-	tsb_begin(&m, FAMILY, TS_CMD_NEW);
+	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
 	tsb_fill_stats(stats_buf, 592, 0, 17, "zero");
-	tsb_aggr(&m, TS_TYPE_AGGR_PID, TS_TYPE_PID, 5, stats_buf, 592);
-	tsb_aggr(&m, TS_TYPE_AGGR_TGID, TS_TYPE_TGID, 5, stats_buf, 592);
+	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_PID, 5, stats_buf, 592);
+	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_TGID, TASKSTATS_TYPE_TGID, 5, stats_buf, 592);
 	tsb_end(&m);
 	assert_int_equal(parse(&m, &out), 0);
 	assert_int_equal(out.n, 2);
@@ -413,7 +413,7 @@ static void test_not_exit_records(void **state)
 	}
 	/* A genl reply to another command, e.g. a GET. */
 	tsb_exit_msg(&m, 16, 1, "x", 0, 0);
-	m.b[NLMSG_HDRLEN] = TS_CMD_GET;
+	m.b[NLMSG_HDRLEN] = TASKSTATS_CMD_GET;
 	assert_int_equal(parse(&m, &out), -ENOMSG);
 	m.b[NLMSG_HDRLEN] = 0;
 	assert_int_equal(parse(&m, &out), -ENOMSG);
@@ -501,9 +501,9 @@ static void test_stats_too_short(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
-		tsb_begin(&m, FAMILY, TS_CMD_NEW);
+		tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
 		tsb_fill_stats(stats_buf, lens[i], 16, 16, NULL);
-		tsb_aggr(&m, TS_TYPE_AGGR_PID, TS_TYPE_PID, 1, stats_buf, lens[i]);
+		tsb_aggr(&m, TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_PID, 1, stats_buf, lens[i]);
 		tsb_end(&m);
 		expect_bad(&m);
 		assert_int_equal(record_parse_stats(stats_buf, lens[i], 0, &r),
@@ -529,34 +529,34 @@ static void test_duplicates(void **state)
 	(void)state;
 	tsb_fill_stats(stats_buf, len, 16, 16, "d");
 	/* Two PID attributes in one nest. */
-	tsb_begin(&m, FAMILY, TS_CMD_NEW);
-	nest = tsb_nest(&m, TS_TYPE_AGGR_PID);
-	tsb_u32(&m, TS_TYPE_PID, 1);
-	tsb_u32(&m, TS_TYPE_PID, 2);
-	tsb_attr(&m, TS_TYPE_STATS, stats_buf, len);
+	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
+	nest = tsb_nest(&m, TASKSTATS_TYPE_AGGR_PID);
+	tsb_u32(&m, TASKSTATS_TYPE_PID, 1);
+	tsb_u32(&m, TASKSTATS_TYPE_PID, 2);
+	tsb_attr(&m, TASKSTATS_TYPE_STATS, stats_buf, len);
 	tsb_nest_end(&m, nest);
 	tsb_end(&m);
 	expect_bad(&m);
 	/* Two STATS. */
-	tsb_begin(&m, FAMILY, TS_CMD_NEW);
-	nest = tsb_nest(&m, TS_TYPE_AGGR_PID);
-	tsb_u32(&m, TS_TYPE_PID, 1);
-	tsb_attr(&m, TS_TYPE_STATS, stats_buf, len);
-	tsb_attr(&m, TS_TYPE_STATS, stats_buf, len);
+	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
+	nest = tsb_nest(&m, TASKSTATS_TYPE_AGGR_PID);
+	tsb_u32(&m, TASKSTATS_TYPE_PID, 1);
+	tsb_attr(&m, TASKSTATS_TYPE_STATS, stats_buf, len);
+	tsb_attr(&m, TASKSTATS_TYPE_STATS, stats_buf, len);
 	tsb_nest_end(&m, nest);
 	tsb_end(&m);
 	expect_bad(&m);
 	/* Two AGGR_PID. */
-	tsb_begin(&m, FAMILY, TS_CMD_NEW);
-	tsb_aggr(&m, TS_TYPE_AGGR_PID, TS_TYPE_PID, 1, stats_buf, len);
-	tsb_aggr(&m, TS_TYPE_AGGR_PID, TS_TYPE_PID, 2, stats_buf, len);
+	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
+	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_PID, 1, stats_buf, len);
+	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_PID, 2, stats_buf, len);
 	tsb_end(&m);
 	expect_bad(&m);
 	/* Two AGGR_TGID. */
-	tsb_begin(&m, FAMILY, TS_CMD_NEW);
-	tsb_aggr(&m, TS_TYPE_AGGR_PID, TS_TYPE_PID, 1, stats_buf, len);
-	tsb_aggr(&m, TS_TYPE_AGGR_TGID, TS_TYPE_TGID, 2, stats_buf, len);
-	tsb_aggr(&m, TS_TYPE_AGGR_TGID, TS_TYPE_TGID, 3, stats_buf, len);
+	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
+	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_PID, 1, stats_buf, len);
+	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_TGID, TASKSTATS_TYPE_TGID, 2, stats_buf, len);
+	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_TGID, TASKSTATS_TYPE_TGID, 3, stats_buf, len);
 	tsb_end(&m);
 	expect_bad(&m);
 }
@@ -570,74 +570,74 @@ static void test_structure_errors(void **state)
 	(void)state;
 	tsb_fill_stats(stats_buf, len, 16, 16, "s");
 	/* AGGR_TGID without an AGGR_PID first. */
-	tsb_begin(&m, FAMILY, TS_CMD_NEW);
-	tsb_aggr(&m, TS_TYPE_AGGR_TGID, TS_TYPE_TGID, 2, stats_buf, len);
+	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
+	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_TGID, TASKSTATS_TYPE_TGID, 2, stats_buf, len);
 	tsb_end(&m);
 	expect_bad(&m);
-	tsb_begin(&m, FAMILY, TS_CMD_NEW);
-	tsb_aggr(&m, TS_TYPE_AGGR_TGID, TS_TYPE_TGID, 2, stats_buf, len);
-	tsb_aggr(&m, TS_TYPE_AGGR_PID, TS_TYPE_PID, 1, stats_buf, len);
+	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
+	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_TGID, TASKSTATS_TYPE_TGID, 2, stats_buf, len);
+	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_PID, 1, stats_buf, len);
 	tsb_end(&m);
 	expect_bad(&m);
 	/* An attribute type newer than we know, inside a nest: a later kernel
 	 * may add one; it is skipped, the record still parses. */
-	tsb_begin(&m, FAMILY, TS_CMD_NEW);
-	nest = tsb_nest(&m, TS_TYPE_AGGR_PID);
-	tsb_u32(&m, TS_TYPE_PID, 1);
+	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
+	nest = tsb_nest(&m, TASKSTATS_TYPE_AGGR_PID);
+	tsb_u32(&m, TASKSTATS_TYPE_PID, 1);
 	tsb_u32(&m, 42, 1);
-	tsb_attr(&m, TS_TYPE_STATS, stats_buf, len);
+	tsb_attr(&m, TASKSTATS_TYPE_STATS, stats_buf, len);
 	tsb_nest_end(&m, nest);
 	tsb_end(&m);
 	expect_skipped_unknown(&m);
 	/* The wrong id type for the nest (TGID inside AGGR_PID). */
-	tsb_begin(&m, FAMILY, TS_CMD_NEW);
-	tsb_aggr(&m, TS_TYPE_AGGR_PID, TS_TYPE_TGID, 1, stats_buf, len);
+	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
+	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_TGID, 1, stats_buf, len);
 	tsb_end(&m);
 	expect_bad(&m);
 	/* A newer top-level attribute is skipped too; bare PID/STATS at the
 	 * top are known types in the wrong place: malformed. */
-	tsb_begin(&m, FAMILY, TS_CMD_NEW);
-	tsb_aggr(&m, TS_TYPE_AGGR_PID, TS_TYPE_PID, 1, stats_buf, len);
+	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
+	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_PID, 1, stats_buf, len);
 	tsb_u32(&m, 42, 0);
 	tsb_end(&m);
 	expect_skipped_unknown(&m);
-	tsb_begin(&m, FAMILY, TS_CMD_NEW);
-	tsb_u32(&m, TS_TYPE_PID, 1);
-	tsb_attr(&m, TS_TYPE_STATS, stats_buf, len);
+	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
+	tsb_u32(&m, TASKSTATS_TYPE_PID, 1);
+	tsb_attr(&m, TASKSTATS_TYPE_STATS, stats_buf, len);
 	tsb_end(&m);
 	expect_bad(&m);
 	/* An id of the wrong size. */
-	tsb_begin(&m, FAMILY, TS_CMD_NEW);
-	nest = tsb_nest(&m, TS_TYPE_AGGR_PID);
-	tsb_attr(&m, TS_TYPE_PID, &eight, sizeof(eight));
-	tsb_attr(&m, TS_TYPE_STATS, stats_buf, len);
+	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
+	nest = tsb_nest(&m, TASKSTATS_TYPE_AGGR_PID);
+	tsb_attr(&m, TASKSTATS_TYPE_PID, &eight, sizeof(eight));
+	tsb_attr(&m, TASKSTATS_TYPE_STATS, stats_buf, len);
 	tsb_nest_end(&m, nest);
 	tsb_end(&m);
 	expect_bad(&m);
 	/* A nest without STATS, one without PID, an empty one. */
-	tsb_begin(&m, FAMILY, TS_CMD_NEW);
-	nest = tsb_nest(&m, TS_TYPE_AGGR_PID);
-	tsb_u32(&m, TS_TYPE_PID, 1);
+	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
+	nest = tsb_nest(&m, TASKSTATS_TYPE_AGGR_PID);
+	tsb_u32(&m, TASKSTATS_TYPE_PID, 1);
 	tsb_nest_end(&m, nest);
 	tsb_end(&m);
 	expect_bad(&m);
-	tsb_begin(&m, FAMILY, TS_CMD_NEW);
-	nest = tsb_nest(&m, TS_TYPE_AGGR_PID);
-	tsb_attr(&m, TS_TYPE_STATS, stats_buf, len);
+	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
+	nest = tsb_nest(&m, TASKSTATS_TYPE_AGGR_PID);
+	tsb_attr(&m, TASKSTATS_TYPE_STATS, stats_buf, len);
 	tsb_nest_end(&m, nest);
 	tsb_end(&m);
 	expect_bad(&m);
-	tsb_begin(&m, FAMILY, TS_CMD_NEW);
-	nest = tsb_nest(&m, TS_TYPE_AGGR_PID);
+	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
+	nest = tsb_nest(&m, TASKSTATS_TYPE_AGGR_PID);
 	tsb_nest_end(&m, nest);
 	tsb_end(&m);
 	expect_bad(&m);
 	/* No attributes at all; only padding. */
-	tsb_begin(&m, FAMILY, TS_CMD_NEW);
+	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
 	tsb_end(&m);
 	expect_bad(&m);
-	tsb_begin(&m, FAMILY, TS_CMD_NEW);
-	tsb_attr(&m, TS_TYPE_NULL, NULL, 0);
+	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
+	tsb_attr(&m, TASKSTATS_TYPE_NULL, NULL, 0);
 	tsb_end(&m);
 	expect_bad(&m);
 }

@@ -263,7 +263,7 @@ static inline void tsb_aggr(struct tsb_msg *m, uint16_t aggr, uint16_t id_type,
 	size_t nest = tsb_nest(m, aggr);
 
 	tsb_u32(m, id_type, id);
-	tsb_attr(m, TS_TYPE_STATS, stats, stats_len);
+	tsb_attr(m, TASKSTATS_TYPE_STATS, stats, stats_len);
 	tsb_nest_end(m, nest);
 }
 
@@ -277,12 +277,12 @@ static inline size_t tsb_exit_msg(struct tsb_msg *m, unsigned version,
 	size_t len = version < sizeof(tsb_sizes) / sizeof(tsb_sizes[0])
 		     ? tsb_sizes[version] : 600;
 
-	tsb_begin(m, 0x1c, TS_CMD_NEW);
+	tsb_begin(m, 0x1c, TASKSTATS_CMD_NEW);
 	tsb_fill_stats(stats, len, version, version, comm);
-	tsb_aggr(m, TS_TYPE_AGGR_PID, TS_TYPE_PID, pid, stats, len);
+	tsb_aggr(m, TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_PID, pid, stats, len);
 	if (tgid) {
 		tsb_fill_stats(stats, len, tgid_version, version, "");
-		tsb_aggr(m, TS_TYPE_AGGR_TGID, TS_TYPE_TGID, tgid, stats, len);
+		tsb_aggr(m, TASKSTATS_TYPE_AGGR_TGID, TASKSTATS_TYPE_TGID, tgid, stats, len);
 	}
 	return tsb_end(m);
 }

@@ -34,6 +34,8 @@ enum {
 	OPT_TGID = 256, OPT_BACKGROUND, OPT_MMAP, OPT_KILL_BATCH, OPT_COHORT,
 	OPT_CSV, OPT_JSON, OPT_PLOT, OPT_EXITMON, OPT_EXITGEN, OPT_RUN_TIMEOUT,
 	OPT_QUIET, OPT_SEED, OPT_WORKERS, OPT_BATCH,
+	/* long-only: exitgen gives -d, -n, -q other meanings (its --count is -n) */
+	OPT_DELAYACCT, OPT_RUNS, OPT_COUNT, OPT_QUICK,
 };
 
 static const struct opt_desc options[] = {
@@ -44,10 +46,10 @@ static const struct opt_desc options[] = {
 	  "exits) (default on,off)" },
 	{ "listener", 'l', "LIST", "none, batch (exitmon), wakeup (exitmon "
 	  "--wakeup) (default none,batch)" },
-	{ "delayacct", 'd', "MODE", "kernel.task_delayacct: keep (default), on, "
+	{ "delayacct", OPT_DELAYACCT, "MODE", "kernel.task_delayacct: keep (default), on, "
 	  "off or both; always restored" },
-	{ "runs", 'n', "N", "runs per cell, at least 2 (default 10)" },
-	{ "count", 'c', "N", "exits per run (overhead, default 5000) or fork+reap "
+	{ "runs", OPT_RUNS, "N", "runs per cell, at least 2 (default 10)" },
+	{ "count", OPT_COUNT, "N", "exits per run (overhead, default 5000) or fork+reap "
 	  "cycles (reap, default 1000)" },
 	{ "seed", OPT_SEED, "N", "seed of the shuffled run order (default: from "
 	  "the clock; printed)" },
@@ -63,9 +65,9 @@ static const struct opt_desc options[] = {
 	  "per batch (default 200)" },
 	{ "cohort", OPT_COHORT, "N", "cohort: identical workers started together "
 	  "(default 6)" },
-	{ "work", 'w', "LIST", "cohort: worker loads cpu:USEC, touch:BYTES, "
+	{ "work", 'W', "LIST", "cohort: worker loads cpu:USEC, touch:BYTES, "
 	  "write:BYTES[:PATH], sync:BYTES[:PATH] (default cpu:300000)" },
-	{ "quick", 'q', NULL, "a short sweep (about a minute on 2 CPUs)" },
+	{ "quick", OPT_QUICK, NULL, "a short sweep (about a minute on 2 CPUs)" },
 	{ "csv", OPT_CSV, "FILE", "write one row per run and per cell to FILE" },
 	{ "json", OPT_JSON, "FILE", "write all results to FILE (for compare)" },
 	{ "plot", OPT_PLOT, "FILE.svg", "plot overhead and loss against exit rate "
@@ -133,23 +135,19 @@ static void set_path(const char **dst, const char *arg)
 static void parse_args(int argc, char **argv, struct sweep_config *cfg,
 		       struct raw_opts *o)
 {
-	struct option lo[N_OPTIONS + 1];
-	char shortopts[3 * N_OPTIONS + 2];
+	struct opts op;
 	int key;
 
-	opts_build(options, N_OPTIONS, lo, shortopts);
-	opterr = 0;
-	while ((key = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
+	opts_init(&op, options, N_OPTIONS);
+	while ((key = opts_next(&op, argc, argv)) != -1) {
 		switch (key) {
-		case '?': usage_die("unknown option '%s'", argv[optind - 1]);
-		case ':': usage_die("option '%s' needs a value", argv[optind - 1]);
 		case 'k': o->kind = optarg; break;
 		case 'r': o->rates = optarg; break;
 		case OPT_TGID: o->tgid = optarg; break;
 		case 'l': o->listener = optarg; break;
-		case 'd': o->delayacct = optarg; break;
-		case 'n': o->runs = optarg; break;
-		case 'c': o->count = optarg; break;
+		case OPT_DELAYACCT: o->delayacct = optarg; break;
+		case OPT_RUNS: o->runs = optarg; break;
+		case OPT_COUNT: o->count = optarg; break;
 		case OPT_SEED: o->seed = optarg; break;
 		case OPT_WORKERS: o->workers = optarg; break;
 		case OPT_BATCH: o->batch = optarg; break;
@@ -157,8 +155,8 @@ static void parse_args(int argc, char **argv, struct sweep_config *cfg,
 		case OPT_MMAP: o->mmap = optarg; break;
 		case OPT_KILL_BATCH: o->kill_batch = optarg; break;
 		case OPT_COHORT: o->cohort = optarg; break;
-		case 'w': o->work = optarg; break;
-		case 'q': cfg->quick = true; break;
+		case 'W': o->work = optarg; break;
+		case OPT_QUICK: cfg->quick = true; break;
 		case OPT_CSV: set_path(&cfg->csv, optarg); break;
 		case OPT_JSON: set_path(&cfg->json, optarg); break;
 		case OPT_PLOT: set_path(&cfg->plot, optarg); break;
@@ -179,8 +177,7 @@ static void parse_args(int argc, char **argv, struct sweep_config *cfg,
 		default: break;
 		}
 	}
-	if (optind < argc)
-		usage_die("unexpected argument '%s'", argv[optind]);
+	opts_no_operands(argc, argv);
 }
 
 /* Defaults, then --quick's, then what the user gave. */
