@@ -17,8 +17,11 @@
 #include "log.h"
 #include "metrics.h"
 #include "notify.h"
+#include "paths.h"
+#include "pidfile.h"
 #include "privs.h"
 #include "report.h"
+#include "safeopen.h"
 #include "shard.h"
 
 volatile sig_atomic_t mon_stop, mon_reopen, mon_print_stats;
@@ -64,7 +67,8 @@ struct mon {
 	uint16_t version;
 	double t0, start_unix, last_stats, last_metrics;
 	uint64_t records_at_stats, records_at_metrics;
-	bool pidfile_written;
+	struct pidfile pidfile;
+	bool out_open;			/* m->out holds an open output */
 	int out_err;			/* output error last reported */
 };
 
@@ -84,22 +88,70 @@ static struct run_counts gather(struct mon *m)
 
 /* --- start-up: each failure maps to one message and one exit status --- */
 
+static int open_pidfile(struct mon *m)
+{
+	long holder;
+	int r = pidfile_lock(&m->pidfile, m->cfg->pidfile, &holder);
+
+	if (r == -EAGAIN && holder)
+		warnmsg("another exitmon (pid %ld) holds the pid file %s: stop "
+			"it first, or give this one its own --pidfile",
+			holder, m->cfg->pidfile);
+	else if (r == -EAGAIN)
+		warnmsg("another exitmon holds the pid file %s: stop it first, "
+			"or give this one its own --pidfile", m->cfg->pidfile);
+	else if (r < 0)
+		warnmsg("cannot open pid file %s: %s", m->cfg->pidfile,
+			safe_strerror(-r));
+	return r == -EAGAIN ? EXIT_RUNTIME : r < 0 ? EXIT_OUTPUT : 0;
+}
+
+/* Every file, opened as the user that will write it, before registering;
+ * the checks run again once the files exist, so two spellings of one new
+ * file are caught too. */
 static int open_sinks(struct mon *m)
 {
 	const struct mon_config *cfg = m->cfg;
-	int r = output_open(&m->out, cfg->output, cfg->fmt);
+	unsigned i;
+	int r;
 
-	if (r < 0) {
-		warnmsg("cannot open output %s: %s; choose a writable file with -o",
-			cfg->output ? cfg->output : "(stdout)", strerror(-r));
-		return EXIT_OUTPUT;
-	}
+	if ((r = paths_distinct(cfg)) || (r = paths_check_replaced(cfg)))
+		return r;
+	if (cfg->pidfile && (r = open_pidfile(m)))
+		return r;
 	if (cfg->capture && (r = capture_open(cfg->capture, &m->cap)) < 0) {
 		warnmsg("cannot open capture file %s: %s", cfg->capture,
-			strerror(-r));
+			r == -EINVAL ? "it exists and is not a netlink pcap "
+			"capture; choose a new file" : safe_strerror(-r));
 		return EXIT_OUTPUT;
 	}
-	return 0;
+	for (i = 0; i < m->n_opened; i++)
+		m->shards[i].col.cap = m->cap;
+	if ((r = paths_distinct(cfg)))
+		return r;
+	m->out_open = true;	/* set up even when the open fails */
+	if ((r = output_open(&m->out, cfg->output, cfg->fmt)) < 0) {
+		warnmsg("cannot open output %s: %s; choose a writable file with -o",
+			cfg->output ? cfg->output : "(stdout)", safe_strerror(-r));
+		return EXIT_OUTPUT;
+	}
+	if (m->out.repaired)
+		warnmsg("%s ended in a partial record (%llu bytes), cut off "
+			"before appending", cfg->output,
+			(unsigned long long)m->out.repaired);
+	return paths_distinct(cfg);
+}
+
+/* A start that failed leaves no file it created behind. */
+static void remove_created(struct mon *m)
+{
+	dev_t dev;
+	ino_t ino;
+
+	if (m->out_open && m->out.created)
+		safe_unlink_same(m->cfg->output, m->out.dev, m->out.ino);
+	if (m->cap && capture_identity(m->cap, &dev, &ino))
+		safe_unlink_same(m->cfg->capture, dev, ino);
 }
 
 static int no_capability(void)
@@ -153,7 +205,6 @@ static int open_shards(struct mon *m)
 		return EXIT_RUNTIME;
 	for (i = 0; i < m->cfg->shards; i++) {
 		r = shard_open(&m->shards[i], m->cfg, i, &m->out, &m->taken, &m->stop);
-		m->shards[i].col.cap = m->cap;
 		m->n_opened = i + 1;
 		if (r == -ENOENT) {
 			warnmsg("the kernel has no TASKSTATS generic netlink family: "
@@ -229,16 +280,13 @@ static int self_check(struct mon *m)
 
 static int write_pidfile(struct mon *m)
 {
-	char buf[32];
-	int n = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
-	int r = file_replace_atomic(m->cfg->pidfile, buf, (size_t)n);
+	int r = pidfile_write(&m->pidfile);
 
 	if (r < 0) {
 		warnmsg("cannot write pid file %s: %s", m->cfg->pidfile,
 			strerror(-r));
 		return EXIT_OUTPUT;
 	}
-	m->pidfile_written = true;
 	return 0;
 }
 
@@ -248,7 +296,7 @@ static int start(struct mon *m)
 	int r;
 
 	if ((r = open_shards(m)) || (r = drop_privileges(m)) ||
-	    (r = register_shards(m)))
+	    (r = open_sinks(m)) || (r = register_shards(m)))
 		return r;
 	m->t0 = m->last_stats = m->last_metrics = mono_s();
 	m->start_unix = real_s();
@@ -305,6 +353,13 @@ static void print_stats(struct mon *m, double now)
 	m->records_at_stats = m->total.records;
 }
 
+static void warn_deleted(const struct mon *m, uint64_t lost)
+{
+	warnmsg("%s was deleted while open: the %llu records written to it "
+		"are lost (counted as unwritten)", m->cfg->output,
+		(unsigned long long)lost);
+}
+
 /* One line when writing starts failing, one when it works again. */
 static void watch_output(struct mon *m)
 {
@@ -327,11 +382,14 @@ static void tick(struct mon *m, double now)
 	watch_output(m);
 
 	if (mon_reopen) {
+		uint64_t lost;
+
 		mon_reopen = 0;
-		if ((r = output_reopen(&m->out)) < 0)
-			warnmsg("cannot reopen %s: %s; records are counted as "
-				"unwritten until it can be", cfg->output,
-				strerror(-r));
+		if ((r = output_reopen(&m->out, &lost)) < 0)
+			warnmsg("cannot reopen %s: %s; still writing to the file "
+				"opened before", cfg->output, safe_strerror(-r));
+		if (lost)
+			warn_deleted(m, lost);
 	}
 	if (mon_print_stats || (cfg->stats_s > 0 && now - m->last_stats >= cfg->stats_s)) {
 		mon_print_stats = 0;
@@ -364,12 +422,17 @@ static void main_loop(struct mon *m)
 
 static void finish(struct mon *m, struct run_info *ri)
 {
+	uint64_t lost;
 	unsigned i;
 
 	atomic_store(&m->stop, true);
 	for (i = 0; i < m->n_opened; i++)
 		shard_finish(&m->shards[i]);
-	output_drain(&m->out, OUTPUT_DRAIN_MS);
+	if (m->out_open) {
+		output_drain(&m->out, OUTPUT_DRAIN_MS);
+		if ((lost = output_check_deleted(&m->out)))
+			warn_deleted(m, lost);
+	}
 	ri->seconds = mono_s() - m->t0;
 	ri->interval_ms = m->cfg->interval_ms;
 	ri->wakeup = m->cfg->wakeup;
@@ -384,6 +447,7 @@ static void finish(struct mon *m, struct run_info *ri)
 static int report(struct mon *m, struct run_info *ri, int status)
 {
 	struct run_counts rc = gather(m);
+	int r;
 
 	ri->struct_version = m->version;
 	run_info_fill_usage(ri);
@@ -393,8 +457,9 @@ static int report(struct mon *m, struct run_info *ri, int status)
 			(unsigned long long)rc.unwritten,
 			m->out.ever_err ? strerror(-m->out.ever_err)
 					: "the reader did not keep up");
-	if (m->cfg->summary && report_summary(m->cfg->summary, &rc, ri) < 0) {
-		warnmsg("cannot write summary %s", m->cfg->summary);
+	if (m->cfg->summary && (r = report_summary(m->cfg->summary, &rc, ri)) < 0) {
+		warnmsg("cannot write summary %s: %s", m->cfg->summary,
+			safe_strerror(-r));
 		return status ? status : EXIT_OUTPUT;
 	}
 	return status;
@@ -404,12 +469,12 @@ static void cleanup(struct mon *m)
 {
 	unsigned i;
 
-	if (m->pidfile_written)
-		unlink(m->cfg->pidfile);
+	pidfile_release(&m->pidfile);
 	for (i = 0; i < m->n_opened; i++)
 		shard_close(&m->shards[i]);
 	free(m->shards);
-	output_close(&m->out);
+	if (m->out_open)
+		output_close(&m->out);
 	capture_close(m->cap);
 }
 
@@ -421,19 +486,17 @@ int mon_run(const struct mon_config *cfg)
 
 	memset(&m, 0, sizeof(m));
 	m.cfg = cfg;
-	if ((status = open_sinks(&m)) == 0) {
-		if (m.out.repaired)
-			warnmsg("%s ended in a partial record (%llu bytes), cut "
-				"off before appending", cfg->output,
-				(unsigned long long)m.out.repaired);
-		status = start(&m);
-		if (status == 0)
-			main_loop(&m);
-		finish(&m, &ri);
-		if (status == 0)
-			status = report(&m, &ri, status);
-		else
+	m.pidfile.fd = -1;
+	status = start(&m);
+	if (status == 0)
+		main_loop(&m);
+	finish(&m, &ri);
+	if (status == 0) {
+		status = report(&m, &ri, status);
+	} else {
+		if (m.out_open)
 			output_discard(&m.out);	/* no header without records */
+		remove_created(&m);
 	}
 	cleanup(&m);
 	return status;
@@ -445,6 +508,7 @@ int mon_replay(const struct mon_config *cfg)
 	struct run_info ri = { 0 };
 	struct collector col;
 	struct mon m;
+	uint64_t oversized = 0;
 	const void *msg;
 	size_t len;
 	int r, status;
@@ -465,10 +529,20 @@ int mon_replay(const struct mon_config *cfg)
 		col.limit = cfg->count;
 		col.taken = &m.taken;
 		m.t0 = mono_s();
-		while ((r = capture_read_next(rd, &msg, &len)) > 0 && !mon_stop &&
-		       !collector_done(&col))
-			collector_datagram(&col, msg, len, 0);
-		if (r < 0) {
+		while ((r = capture_read_next(rd, &msg, &len)) != 0 &&
+		       r != -EBADMSG && !mon_stop && !collector_done(&col)) {
+			if (r > 0)
+				collector_datagram(&col, msg, len, 0);
+			else
+				oversized++;
+		}
+		if (oversized) {
+			warnmsg("capture %s: %llu packets larger than %d bytes "
+				"skipped (counted as truncated)", cfg->replay,
+				(unsigned long long)oversized, CAPTURE_SNAPLEN);
+			col.n.truncated += oversized;
+		}
+		if (r == -EBADMSG) {
 			warnmsg("capture %s ends in a partial packet (ignored)",
 				cfg->replay);
 			col.n.truncated++;
@@ -481,8 +555,11 @@ int mon_replay(const struct mon_config *cfg)
 		ri.struct_version = col.last_version;
 		run_info_fill_usage(&ri);
 		report_final(&rc, &ri);
-		if (cfg->summary && report_summary(cfg->summary, &rc, &ri) < 0)
+		if (cfg->summary && (r = report_summary(cfg->summary, &rc, &ri)) < 0) {
+			warnmsg("cannot write summary %s: %s", cfg->summary,
+				safe_strerror(-r));
 			status = EXIT_OUTPUT;
+		}
 	}
 	collector_free(&col);
 	capture_read_close(rd);
