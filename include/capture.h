@@ -25,6 +25,8 @@ bool capture_identity(const struct capture_writer *w, dev_t *dev, ino_t *ino);
 /* Append one message (whole packets only: a short write is rolled back). */
 int capture_write(struct capture_writer *w, const void *msg, size_t len,
 		  const struct timespec *ts);
+/* -errno of the last failed write, 0 once a write works again. */
+int capture_error(const struct capture_writer *w);
 void capture_close(struct capture_writer *w);
 
 /* Read: 0 ok; -EINVAL not a pcap of link type 253; -errno. */

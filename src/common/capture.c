@@ -27,6 +27,7 @@ struct pcap_rec_hdr {
 
 struct capture_writer {
 	int fd;
+	int last_err;		/* -errno of the last write, 0 if it worked */
 	bool created;		/* this run created the file */
 	dev_t dev;
 	ino_t ino;
@@ -111,6 +112,13 @@ bool capture_identity(const struct capture_writer *w, dev_t *dev, ino_t *ino)
 	return w->created;
 }
 
+/* Shards write from their own threads; the main thread reports. */
+static int set_error(struct capture_writer *w, int err)
+{
+	__atomic_store_n(&w->last_err, err, __ATOMIC_RELAXED);
+	return err;
+}
+
 int capture_write(struct capture_writer *w, const void *msg, size_t len,
 		  const struct timespec *ts)
 {
@@ -133,10 +141,15 @@ int capture_write(struct capture_writer *w, const void *msg, size_t len,
 	before = lseek(w->fd, 0, SEEK_END);
 	n = writev(w->fd, iov, 2);
 	if (n == (ssize_t)want)
-		return 0;
+		return set_error(w, 0);
 	if (n >= 0 && before >= 0 && ftruncate(w->fd, before) < 0)
-		return -errno;
-	return n < 0 ? -errno : -ENOSPC;
+		return set_error(w, -errno);
+	return set_error(w, n < 0 ? -errno : -ENOSPC);
+}
+
+int capture_error(const struct capture_writer *w)
+{
+	return __atomic_load_n(&w->last_err, __ATOMIC_RELAXED);
 }
 
 void capture_close(struct capture_writer *w)

@@ -70,6 +70,7 @@ struct mon {
 	struct pidfile pidfile;
 	bool out_open;			/* m->out holds an open output */
 	int out_err;			/* output error last reported */
+	int cap_err;			/* capture error last reported */
 };
 
 /* Refresh m->total from what the shards published. */
@@ -374,12 +375,26 @@ static void watch_output(struct mon *m)
 	m->out_err = e;
 }
 
+static void watch_capture(struct mon *m)
+{
+	int e = m->cap ? capture_error(m->cap) : 0;
+
+	if (e && e != m->cap_err)
+		warnmsg("writing capture %s failed: %s; packets are counted as "
+			"capture_errors until it works again", m->cfg->capture,
+			strerror(-e));
+	else if (!e && m->cap_err)
+		warnmsg("writing capture %s works again", m->cfg->capture);
+	m->cap_err = e;
+}
+
 static void tick(struct mon *m, double now)
 {
 	const struct mon_config *cfg = m->cfg;
 	int r;
 
 	watch_output(m);
+	watch_capture(m);
 
 	if (mon_reopen) {
 		uint64_t lost;

@@ -122,6 +122,27 @@ check "unwritable capture: exit 8 (got $rc), no records file" [ $rc -eq 8 -a ! -
 check "unwritable metrics: exit 8 (got $rc), nothing created" \
 	[ $rc -eq 8 -a ! -e "$T/f7.csv" -a ! -e "$T/f7.pcap" ]
 
+# A capture on a full disk: the reason, once, and when it works again.
+mkdir "$T/full"
+if mount -t tmpfs -o size=64k tmpfs "$T/full" 2>/dev/null; then
+	trap 'umount "$T/full" 2>/dev/null; cleanup' EXIT
+	"$EXITMON" --capture "$T/full/c.pcap" -o /dev/null --comm "$TAG" \
+		--pidfile "$T/cf.pid" 2> "$T/cf.err" &
+	p=$!; _pids="$_pids $p"
+	wait_file "$T/cf.pid" 10
+	dd if=/dev/zero of="$T/full/filler" bs=1k 2>/dev/null
+	for i in 1 2 3; do "$tagged"; done; sleep 0.3
+	rm -f "$T/full/filler"
+	"$tagged"; sleep 0.3
+	kill -TERM $p; wait $p
+	check "capture on a full disk: the reason" \
+		grep -q "writing capture .* failed: No space left on device" "$T/cf.err"
+	check "... and the recovery" grep -q "writing capture .* works again" "$T/cf.err"
+	umount "$T/full"
+else
+	nok "cannot mount a small tmpfs for the capture disk-full test"
+fi
+
 # A signal ends a long --interval at once.
 "$EXITMON" --interval 20000 -o /dev/null --pidfile "$T/int.pid" 2>/dev/null &
 p=$!; _pids="$_pids $p"
