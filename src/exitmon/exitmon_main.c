@@ -66,6 +66,14 @@ static uint32_t u32_arg(const char *name, const char *arg)
 	return v;
 }
 
+static const char *comm_arg(const char *arg)
+{
+	if (!filter_glob_valid(arg))
+		usage_die("bad --comm pattern '%s': an unclosed [ or a trailing "
+			  "\\ (write \\[ for a [ itself)", arg);
+	return arg;
+}
+
 static void set_cpus(struct mon_config *cfg, const char *arg)
 {
 	struct cpuset_bits possible;
@@ -119,12 +127,7 @@ static void parse_option(struct mon_config *cfg, int key, const char *arg,
 			usage_die("bad value for --stats: '%s' (0 for none, or at "
 				  "least 0.01 seconds)", arg);
 		break;
-	case OPT_COMM:
-		if (!filter_glob_valid(arg))
-			usage_die("bad --comm pattern '%s': an unclosed [ or a "
-				  "trailing \\ (write \\[ for a [ itself)", arg);
-		cfg->filter.comm_glob = arg;
-		break;
+	case OPT_COMM: cfg->filter.comm_glob = comm_arg(arg); break;
 	case OPT_TGID:
 		cfg->filter.by_tgid = true;
 		cfg->filter.tgid = u32_arg("tgid", arg);

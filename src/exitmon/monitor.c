@@ -517,15 +517,42 @@ int mon_run(const struct mon_config *cfg)
 	return status;
 }
 
+/* Every packet through the collector; an oversized one is skipped and
+ * counted, a cut-off last one ends the file. */
+static void replay_packets(const struct mon_config *cfg,
+			   struct capture_reader *rd, struct collector *col)
+{
+	uint64_t oversized = 0;
+	const void *msg;
+	size_t len;
+	int r;
+
+	while ((r = capture_read_next(rd, &msg, &len)) != 0 &&
+	       r != -EBADMSG && !mon_stop && !collector_done(col)) {
+		if (r > 0)
+			collector_datagram(col, msg, len, 0);
+		else
+			oversized++;
+	}
+	if (oversized) {
+		warnmsg("capture %s: %llu packets larger than %d bytes skipped "
+			"(counted as truncated)", cfg->replay,
+			(unsigned long long)oversized, CAPTURE_SNAPLEN);
+		col->n.truncated += oversized;
+	}
+	if (r == -EBADMSG) {
+		warnmsg("capture %s ends in a partial packet (ignored)",
+			cfg->replay);
+		col->n.truncated++;
+	}
+}
+
 int mon_replay(const struct mon_config *cfg)
 {
 	struct capture_reader *rd;
 	struct run_info ri = { 0 };
 	struct collector col;
 	struct mon m;
-	uint64_t oversized = 0;
-	const void *msg;
-	size_t len;
 	int r, status;
 
 	memset(&m, 0, sizeof(m));
@@ -544,24 +571,7 @@ int mon_replay(const struct mon_config *cfg)
 		col.limit = cfg->count;
 		col.taken = &m.taken;
 		m.t0 = mono_s();
-		while ((r = capture_read_next(rd, &msg, &len)) != 0 &&
-		       r != -EBADMSG && !mon_stop && !collector_done(&col)) {
-			if (r > 0)
-				collector_datagram(&col, msg, len, 0);
-			else
-				oversized++;
-		}
-		if (oversized) {
-			warnmsg("capture %s: %llu packets larger than %d bytes "
-				"skipped (counted as truncated)", cfg->replay,
-				(unsigned long long)oversized, CAPTURE_SNAPLEN);
-			col.n.truncated += oversized;
-		}
-		if (r == -EBADMSG) {
-			warnmsg("capture %s ends in a partial packet (ignored)",
-				cfg->replay);
-			col.n.truncated++;
-		}
+		replay_packets(cfg, rd, &col);
 		collector_push(&col);
 		output_drain(&m.out, OUTPUT_DRAIN_MS);
 		ri.seconds = mono_s() - m.t0;
