@@ -131,7 +131,9 @@ if mount -t tmpfs -o size=64k tmpfs "$T/full" 2>/dev/null; then
 	p=$!; _pids="$_pids $p"
 	wait_file "$T/cf.pid" 10
 	dd if=/dev/zero of="$T/full/filler" bs=1k 2>/dev/null
-	for i in 1 2 3; do "$tagged"; done; sleep 0.3
+	# More packets than the slack of the capture's last page holds.
+	"$EXITGEN" --shape process --rate max --count 50 --tag "$TAG" -q 2>/dev/null
+	sleep 0.3
 	rm -f "$T/full/filler"
 	"$tagged"; sleep 0.3
 	kill -TERM $p; wait $p
