@@ -44,6 +44,7 @@ static bool shared_sticky(const struct stat *dir)
 
 static int walk_init(struct walk *w, const char *path)
 {
+	w->dir = -1;
 	if (!*path)
 		return -ENOENT;
 	if (strlen(path) >= sizeof(w->path))
@@ -215,8 +216,10 @@ int safe_open(const char *path, int flags, mode_t mode, bool *created)
 {
 	char base[NAME_MAX + 1];
 	struct walk w;
-	int fd = -1, r = walk_init(&w, path);
+	int fd = -1, r;
 
+	*created = false;
+	r = walk_init(&w, path);
 	while (r == 0 && (r = walk_dirs(&w, base)) == 0) {
 		r = open_last(&w, base, flags, mode, created);
 		if (r == LAST_IS_LINK) {

@@ -92,6 +92,7 @@ check "traced run: exit 0 (got $rc)" [ "$rc" -eq 0 ] ||
 awk '$NF ~ /^[a-z_0-9]+$/ && $NF != "total" && $NF != "syscall" { print $NF }' \
 	"$T/trace/strace.out" | sort -u > "$T/used"
 missing=$(comm -23 "$T/used" <(sort -u "$allowed") | tr '\n' ' ')
+diag "calls of a full run: $(tr '\n' ' ' < "$T/used")"
 check "traced run: $(wc -l < "$T/used") distinct calls, all allowed${missing:+ (not allowed: $missing)}" \
 	[ -z "$missing" -a -s "$T/used" ]
 for c in capset sched_setaffinity flock; do
