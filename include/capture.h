@@ -4,7 +4,9 @@
 #ifndef EXITMON_CAPTURE_H
 #define EXITMON_CAPTURE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -14,18 +16,24 @@
 struct capture_writer;
 struct capture_reader;
 
-/* Open for appending; writes the pcap header when the file is new or empty.
- * Returns 0 or -errno. */
+/* Open for appending (symlink-safe, mode 0640 minus the umask); writes the
+ * pcap header when the file is new or empty.  0, -EINVAL when an existing
+ * file is not a netlink pcap, or -errno. */
 int capture_open(const char *path, struct capture_writer **out);
+/* The file written (same-file checks); true if this run created it. */
+bool capture_identity(const struct capture_writer *w, dev_t *dev, ino_t *ino);
 /* Append one message (whole packets only: a short write is rolled back). */
 int capture_write(struct capture_writer *w, const void *msg, size_t len,
 		  const struct timespec *ts);
+/* -errno of the last failed write, 0 once a write works again. */
+int capture_error(const struct capture_writer *w);
 void capture_close(struct capture_writer *w);
 
 /* Read: 0 ok; -EINVAL not a pcap of link type 253; -errno. */
 int capture_read_open(const char *path, struct capture_reader **out);
 /* 1 with msg and len set (valid until the next call), 0 at the end,
- * -EBADMSG for a truncated or oversized packet record. */
+ * -EMSGSIZE for an oversized packet that was skipped (reading goes on),
+ * -EBADMSG for a truncated packet record (the end). */
 int capture_read_next(struct capture_reader *r, const void **msg, size_t *len);
 void capture_read_close(struct capture_reader *r);
 

@@ -10,6 +10,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "safeopen.h"
+
 #define PCAP_MAGIC 0xa1b2c3d4u	/* microsecond timestamps, native order */
 
 struct pcap_file_hdr {
@@ -25,6 +27,10 @@ struct pcap_rec_hdr {
 
 struct capture_writer {
 	int fd;
+	int last_err;		/* -errno of the last write, 0 if it worked */
+	bool created;		/* this run created the file */
+	dev_t dev;
+	ino_t ino;
 };
 
 struct capture_reader {
@@ -48,6 +54,18 @@ static int write_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
+/* Appending to a file is only safe when it is one of ours: a netlink pcap
+ * in this byte order. */
+static int check_existing(int fd)
+{
+	struct pcap_file_hdr h;
+
+	if (pread(fd, &h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
+	    h.magic != PCAP_MAGIC || h.linktype != CAPTURE_LINKTYPE_NETLINK)
+		return -EINVAL;
+	return 0;
+}
+
 int capture_open(const char *path, struct capture_writer **out)
 {
 	struct pcap_file_hdr h = { PCAP_MAGIC, 2, 4, 0, 0, CAPTURE_SNAPLEN,
@@ -59,12 +77,24 @@ int capture_open(const char *path, struct capture_writer **out)
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
-	w->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (w->fd < 0 || fstat(w->fd, &st) < 0) {
+	/* Read as well as append: an existing file's header is checked. */
+	w->fd = safe_open(path, O_RDWR | O_CREAT | O_APPEND, SAFE_MODE_RECORDS,
+			  &w->created);
+	if (w->fd < 0) {
+		r = w->fd;
+		goto fail;
+	}
+	if (fstat(w->fd, &st) < 0) {
 		r = -errno;
 		goto fail;
 	}
-	if (st.st_size == 0 && (r = write_all(w->fd, &h, sizeof(h))) < 0)
+	w->dev = st.st_dev;
+	w->ino = st.st_ino;
+	if (st.st_size == 0)
+		r = write_all(w->fd, &h, sizeof(h));
+	else
+		r = S_ISREG(st.st_mode) ? check_existing(w->fd) : 0;
+	if (r < 0)
 		goto fail;
 	*out = w;
 	return 0;
@@ -73,6 +103,20 @@ fail:
 		close(w->fd);
 	free(w);
 	return r;
+}
+
+bool capture_identity(const struct capture_writer *w, dev_t *dev, ino_t *ino)
+{
+	*dev = w->dev;
+	*ino = w->ino;
+	return w->created;
+}
+
+/* Shards write from their own threads; the main thread reports. */
+static int set_error(struct capture_writer *w, int err)
+{
+	__atomic_store_n(&w->last_err, err, __ATOMIC_RELAXED);
+	return err;
 }
 
 int capture_write(struct capture_writer *w, const void *msg, size_t len,
@@ -97,10 +141,15 @@ int capture_write(struct capture_writer *w, const void *msg, size_t len,
 	before = lseek(w->fd, 0, SEEK_END);
 	n = writev(w->fd, iov, 2);
 	if (n == (ssize_t)want)
-		return 0;
+		return set_error(w, 0);
 	if (n >= 0 && before >= 0 && ftruncate(w->fd, before) < 0)
-		return -errno;
-	return n < 0 ? -errno : -ENOSPC;
+		return set_error(w, -errno);
+	return set_error(w, n < 0 ? -errno : -ENOSPC);
+}
+
+int capture_error(const struct capture_writer *w)
+{
+	return __atomic_load_n(&w->last_err, __ATOMIC_RELAXED);
 }
 
 void capture_close(struct capture_writer *w)
@@ -134,6 +183,19 @@ int capture_read_open(const char *path, struct capture_reader **out)
 	return 0;
 }
 
+/* Read past an oversized packet (a pipe cannot seek). */
+static int skip(struct capture_reader *r, uint32_t n)
+{
+	while (n) {
+		size_t want = n < sizeof(r->buf) ? n : sizeof(r->buf);
+
+		if (fread(r->buf, 1, want, r->f) != want)
+			return -EBADMSG;
+		n -= (uint32_t)want;
+	}
+	return -EMSGSIZE;
+}
+
 int capture_read_next(struct capture_reader *r, const void **msg, size_t *len)
 {
 	struct pcap_rec_hdr h;
@@ -141,8 +203,10 @@ int capture_read_next(struct capture_reader *r, const void **msg, size_t *len)
 
 	if (got == 0 && feof(r->f))
 		return 0;
-	if (got != sizeof(h) || h.incl_len > sizeof(r->buf))
+	if (got != sizeof(h))
 		return -EBADMSG;
+	if (h.incl_len > sizeof(r->buf))	/* skip it whole, go on */
+		return skip(r, h.incl_len);
 	if (fread(r->buf, 1, h.incl_len, r->f) != h.incl_len)
 		return -EBADMSG;
 	*msg = r->buf;

@@ -1,6 +1,7 @@
 #include "filter.h"
 
 #include <fnmatch.h>
+#include <string.h>
 
 uint32_t record_tgid(const struct exit_record *r)
 {
@@ -17,5 +18,44 @@ bool filter_match(const struct filter *f, const struct exit_record *r)
 		return false;
 	if (f->comm_glob && fnmatch(f->comm_glob, r->comm, 0) != 0)
 		return false;
+	return true;
+}
+
+/* The end of a bracket expression starting at p (just past '['), or NULL
+ * when it is not closed.  A ']' first (after '!' or '^') is a member, and
+ * so is anything inside [:class:], [.sym.] and [=equiv=]. */
+static const char *bracket_end(const char *p)
+{
+	if (*p == '!' || *p == '^')
+		p++;
+	if (*p == ']')
+		p++;
+	for (; *p && *p != ']'; p++) {
+		if (p[0] == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
+			const char *e = strchr(p + 2, p[1]);
+
+			while (e && e[1] != ']')
+				e = strchr(e + 1, p[1]);
+			if (!e)
+				return NULL;
+			p = e + 1;
+		}
+	}
+	return *p ? p : NULL;
+}
+
+bool filter_glob_valid(const char *glob)
+{
+	const char *p;
+
+	for (p = glob; *p; p++) {
+		if (*p == '\\') {
+			if (!*++p)
+				return false;	/* a trailing backslash */
+			continue;
+		}
+		if (*p == '[' && !(p = bracket_end(p + 1)))
+			return false;
+	}
 	return true;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "numparse.h"
+#include "safeopen.h"
 
 void kv_init(struct kvbuf *kb)
 {
@@ -69,39 +70,10 @@ void kv_str(struct kvbuf *kb, const char *key, const char *v)
 	kv_appendf(kb, "%s=%s\n", key, v);
 }
 
+/* Symlink-safe; mode 0644 minus the umask, never wider than before. */
 int file_replace_atomic(const char *path, const char *data, size_t len)
 {
-	size_t plen = strlen(path);
-	char *tmp = malloc(plen + 16);
-	int fd, r = 0;
-
-	if (!tmp)
-		return -ENOMEM;
-	snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		r = -errno;
-		goto out;
-	}
-	while (len && r == 0) {
-		ssize_t n = write(fd, data, len);
-
-		if (n < 0 && errno != EINTR)
-			r = -errno;
-		else if (n > 0)
-			data += n, len -= (size_t)n;
-	}
-	if (r == 0 && fchmod(fd, 0644) < 0)
-		r = -errno;
-	if (close(fd) < 0 && r == 0)
-		r = -errno;
-	if (r == 0 && rename(tmp, path) < 0)
-		r = -errno;
-	if (r < 0)
-		unlink(tmp);
-out:
-	free(tmp);
-	return r;
+	return safe_replace(path, data, len, SAFE_MODE_PUBLIC);
 }
 
 int kv_write_atomic(const char *path, const struct kvbuf *kb)

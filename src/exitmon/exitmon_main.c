@@ -1,9 +1,11 @@
 /* exitmon: the taskstats exit-record collector. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cpulist.h"
 #include "log.h"
@@ -64,6 +66,14 @@ static uint32_t u32_arg(const char *name, const char *arg)
 	return v;
 }
 
+static const char *comm_arg(const char *arg)
+{
+	if (!filter_glob_valid(arg))
+		usage_die("bad --comm pattern '%s': an unclosed [ or a trailing "
+			  "\\ (write \\[ for a [ itself)", arg);
+	return arg;
+}
+
 static void set_cpus(struct mon_config *cfg, const char *arg)
 {
 	struct cpuset_bits possible;
@@ -117,7 +127,7 @@ static void parse_option(struct mon_config *cfg, int key, const char *arg,
 			usage_die("bad value for --stats: '%s' (0 for none, or at "
 				  "least 0.01 seconds)", arg);
 		break;
-	case OPT_COMM: cfg->filter.comm_glob = arg; break;
+	case OPT_COMM: cfg->filter.comm_glob = comm_arg(arg); break;
 	case OPT_TGID:
 		cfg->filter.by_tgid = true;
 		cfg->filter.tgid = u32_arg("tgid", arg);
@@ -157,27 +167,62 @@ static void parse_option(struct mon_config *cfg, int key, const char *arg,
 	}
 }
 
+static const char *option_name(int key)
+{
+	size_t i;
+
+	for (i = 0; i < N_OPTIONS; i++)
+		if (options[i].key == key)
+			return options[i].name;
+	return "?";
+}
+
+/* Options that only mean something for a live collector. */
+static bool live_only(int key)
+{
+	switch (key) {
+	case OPT_CAPTURE: case OPT_CPUS: case OPT_WAKEUP: case OPT_PIDFILE:
+	case OPT_USER: case OPT_METRICS: case OPT_SHARDS: case OPT_RCVBUF:
+	case OPT_INTERVAL: case OPT_DURATION: case OPT_NO_SELF_CHECK:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static void parse_args(int argc, char **argv, struct mon_config *cfg)
 {
 	const char *cpus_arg = NULL;
 	struct opts o;
-	int key;
+	int key, live = 0;
 
 	opts_init(&o, options, N_OPTIONS);
-	while ((key = opts_next(&o, argc, argv)) != -1)
+	while ((key = opts_next(&o, argc, argv)) != -1) {
+		if (live_only(key) && !live)
+			live = key;
 		parse_option(cfg, key, optarg, &cpus_arg);
+	}
 	opts_no_operands(argc, argv);
-	if (cfg->replay && (cfg->capture || cpus_arg || cfg->wakeup || cfg->pidfile ||
-			    cfg->user || cfg->metrics))
-		usage_die("%s", "--replay reads a file: it cannot be combined "
-			    "with --capture, --cpus, --wakeup, --pidfile, --user or --metrics");
-	if (cfg->output && cfg->capture && !strcmp(cfg->output, cfg->capture))
-		usage_die("%s", "--output and --capture name the same file");
+	if (cfg->replay && live)
+		usage_die("--replay reads a file: --%s applies only to a live "
+			  "collector", option_name(live));
 	if (!cfg->replay)
 		set_cpus(cfg, cpus_arg);
 	if (!cfg->replay && cfg->shards > cpuset_count(&cfg->cpus))
 		usage_die("--shards %u is more than the %u registered CPUs",
 			    cfg->shards, cpuset_count(&cfg->cpus));
+}
+
+/* Standard input, output and error must be open before any file is:
+ * otherwise the first output file becomes fd 2 and gets the diagnostics. */
+static void open_std_fds(void)
+{
+	int fd;
+
+	for (fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
+		    open("/dev/null", fd ? O_WRONLY : O_RDONLY) != fd)
+			_exit(EXIT_RUNTIME);
 }
 
 int main(int argc, char **argv)
@@ -190,6 +235,7 @@ int main(int argc, char **argv)
 		.shards = 1,
 	};
 
+	open_std_fds();
 	log_init(argv[0]);
 	parse_args(argc, argv, &cfg);
 	mon_install_signals();

@@ -37,10 +37,19 @@ static void counter(struct mbuf *m, const char *name, const char *help,
 	    "exitmon_%s %" PRIu64 "\n", name, help, name, name, v);
 }
 
+/* Fixed-point, never %g: a Unix time or a byte count must come out exact
+ * (1.79623e+09 is thousands of seconds off). */
 static void gauge(struct mbuf *m, const char *name, const char *help, double v)
 {
 	put(m, "# HELP exitmon_%s %s\n# TYPE exitmon_%s gauge\n"
-	    "exitmon_%s %.6g\n", name, help, name, name, v);
+	    "exitmon_%s %.6f\n", name, help, name, name, v);
+}
+
+static void gauge_u64(struct mbuf *m, const char *name, const char *help,
+		      uint64_t v)
+{
+	put(m, "# HELP exitmon_%s %s\n# TYPE exitmon_%s gauge\n"
+	    "exitmon_%s %" PRIu64 "\n", name, help, name, name, v);
 }
 
 int metrics_write(const char *path, const struct mon_counters *n,
@@ -62,8 +71,8 @@ int metrics_write(const char *path, const struct mon_counters *n,
 	MON_COUNTERS(METRIC)
 #undef METRIC
 	gauge(m, "record_rate", "Records received per second over the last stats interval.", g->record_rate);
-	gauge(m, "receive_queue_bytes", "Bytes waiting in the socket receive queue.", g->queue_bytes);
-	gauge(m, "receive_buffer_bytes", "The socket receive buffer size.", g->rcvbuf_bytes);
+	gauge_u64(m, "receive_queue_bytes", "Bytes waiting in the socket receive queue.", (uint64_t)g->queue_bytes);
+	gauge_u64(m, "receive_buffer_bytes", "The socket receive buffer size.", (uint64_t)g->rcvbuf_bytes);
 	gauge(m, "receive_queue_fill_ratio", "Receive queue fill, 0 to 1.",
 	      g->rcvbuf_bytes > 0 ? g->queue_bytes / g->rcvbuf_bytes : 0);
 	put(m, "# HELP exitmon_cpu_seconds_total CPU time used by the collector.\n"

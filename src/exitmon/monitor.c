@@ -17,8 +17,11 @@
 #include "log.h"
 #include "metrics.h"
 #include "notify.h"
+#include "paths.h"
+#include "pidfile.h"
 #include "privs.h"
 #include "report.h"
+#include "safeopen.h"
 #include "shard.h"
 
 /* Signal flags, set by the handler, consumed by the loop. */
@@ -64,8 +67,10 @@ struct mon {
 	uint16_t version;
 	double t0, start_unix, last_stats, last_metrics;
 	uint64_t records_at_stats, records_at_metrics;
-	bool pidfile_written;
+	struct pidfile pidfile;
+	bool out_open;			/* m->out holds an open output */
 	int out_err;			/* output error last reported */
+	int cap_err;			/* capture error last reported */
 };
 
 /* The collector's wiring, for live shards and replay alike. */
@@ -94,22 +99,70 @@ static const struct mon_counters *gather(struct mon *m)
 
 /* --- start-up: each failure maps to one message and one exit status --- */
 
+static int open_pidfile(struct mon *m)
+{
+	long holder;
+	int r = pidfile_lock(&m->pidfile, m->cfg->pidfile, &holder);
+
+	if (r == -EAGAIN && holder)
+		warnmsg("another exitmon (pid %ld) holds the pid file %s: stop "
+			"it first, or give this one its own --pidfile",
+			holder, m->cfg->pidfile);
+	else if (r == -EAGAIN)
+		warnmsg("another exitmon holds the pid file %s: stop it first, "
+			"or give this one its own --pidfile", m->cfg->pidfile);
+	else if (r < 0)
+		warnmsg("cannot open pid file %s: %s", m->cfg->pidfile,
+			safe_strerror(-r));
+	return r == -EAGAIN ? EXIT_RUNTIME : r < 0 ? EXIT_OUTPUT : 0;
+}
+
+/* Every file, opened as the user that will write it, before registering;
+ * the checks run again once the files exist, so two spellings of one new
+ * file are caught too. */
 static int open_sinks(struct mon *m)
 {
 	const struct mon_config *cfg = m->cfg;
-	int r = output_open(&m->out, cfg->output, cfg->fmt);
+	unsigned i;
+	int r;
 
-	if (r < 0) {
-		warnmsg("cannot open output %s: %s; choose a writable file with -o",
-			cfg->output ? cfg->output : "(stdout)", strerror(-r));
-		return EXIT_OUTPUT;
-	}
+	if ((r = paths_distinct(cfg)) || (r = paths_check_replaced(cfg)))
+		return r;
+	if (cfg->pidfile && (r = open_pidfile(m)))
+		return r;
 	if (cfg->capture && (r = capture_open(cfg->capture, &m->cap)) < 0) {
 		warnmsg("cannot open capture file %s: %s", cfg->capture,
-			strerror(-r));
+			r == -EINVAL ? "it exists and is not a netlink pcap "
+			"capture; choose a new file" : safe_strerror(-r));
 		return EXIT_OUTPUT;
 	}
-	return 0;
+	for (i = 0; i < m->n_opened; i++)
+		m->shards[i].col.w.cap = m->cap;	/* opened after the shards */
+	if ((r = paths_distinct(cfg)))
+		return r;
+	m->out_open = true;	/* set up even when the open fails */
+	if ((r = output_open(&m->out, cfg->output, cfg->fmt)) < 0) {
+		warnmsg("cannot open output %s: %s; choose a writable file with -o",
+			cfg->output ? cfg->output : "(stdout)", safe_strerror(-r));
+		return EXIT_OUTPUT;
+	}
+	if (m->out.repaired)
+		warnmsg("%s ended in a partial record (%llu bytes), cut off "
+			"before appending", cfg->output,
+			(unsigned long long)m->out.repaired);
+	return paths_distinct(cfg);
+}
+
+/* A start that failed leaves no file it created behind. */
+static void remove_created(struct mon *m)
+{
+	dev_t dev;
+	ino_t ino;
+
+	if (m->out_open && m->out.created)
+		safe_unlink_same(m->cfg->output, m->out.dev, m->out.ino);
+	if (m->cap && capture_identity(m->cap, &dev, &ino))
+		safe_unlink_same(m->cfg->capture, dev, ino);
 }
 
 static int no_capability(void)
@@ -241,16 +294,13 @@ static int self_check(struct mon *m)
 
 static int write_pidfile(struct mon *m)
 {
-	char buf[32];
-	int n = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
-	int r = file_replace_atomic(m->cfg->pidfile, buf, (size_t)n);
+	int r = pidfile_write(&m->pidfile);
 
 	if (r < 0) {
 		warnmsg("cannot write pid file %s: %s", m->cfg->pidfile,
 			strerror(-r));
 		return EXIT_OUTPUT;
 	}
-	m->pidfile_written = true;
 	return 0;
 }
 
@@ -260,7 +310,7 @@ static int start(struct mon *m)
 	int r;
 
 	if ((r = open_shards(m)) || (r = drop_privileges(m)) ||
-	    (r = register_shards(m)))
+	    (r = open_sinks(m)) || (r = register_shards(m)))
 		return r;
 	m->t0 = m->last_stats = m->last_metrics = mono_s();
 	m->start_unix = real_s();
@@ -317,6 +367,13 @@ static void print_stats(struct mon *m, double now)
 	m->records_at_stats = m->total.records;
 }
 
+static void warn_deleted(const struct mon *m, uint64_t lost)
+{
+	warnmsg("%s was deleted while open: the %llu records written to it "
+		"are lost (counted as unwritten)", m->cfg->output,
+		(unsigned long long)lost);
+}
+
 /* One line when writing starts failing, one when it works again. */
 static void watch_output(struct mon *m)
 {
@@ -331,19 +388,36 @@ static void watch_output(struct mon *m)
 	m->out_err = e;
 }
 
+static void watch_capture(struct mon *m)
+{
+	int e = m->cap ? capture_error(m->cap) : 0;
+
+	if (e && e != m->cap_err)
+		warnmsg("writing capture %s failed: %s; packets are counted as "
+			"capture_errors until it works again", m->cfg->capture,
+			strerror(-e));
+	else if (!e && m->cap_err)
+		warnmsg("writing capture %s works again", m->cfg->capture);
+	m->cap_err = e;
+}
+
 static void tick(struct mon *m, double now)
 {
 	const struct mon_config *cfg = m->cfg;
 	int r;
 
 	watch_output(m);
+	watch_capture(m);
 
 	if (mon_reopen) {
+		uint64_t lost;
+
 		mon_reopen = 0;
-		if ((r = output_reopen(&m->out)) < 0)
-			warnmsg("cannot reopen %s: %s; records are counted as "
-				"unwritten until it can be", cfg->output,
-				strerror(-r));
+		if ((r = output_reopen(&m->out, &lost)) < 0)
+			warnmsg("cannot reopen %s: %s; still writing to the file "
+				"opened before", cfg->output, safe_strerror(-r));
+		if (lost)
+			warn_deleted(m, lost);
 	}
 	if (mon_print_stats || (cfg->stats_s > 0 && now - m->last_stats >= cfg->stats_s)) {
 		mon_print_stats = 0;
@@ -378,11 +452,16 @@ static void main_loop(struct mon *m)
 
 static void finish(struct mon *m, struct run_info *ri)
 {
+	uint64_t lost;
 	unsigned i;
 
 	for (i = 0; i < m->n_opened; i++)
 		shard_finish(&m->shards[i]);
-	output_drain(&m->out, OUTPUT_DRAIN_MS);
+	if (m->out_open) {
+		output_drain(&m->out, OUTPUT_DRAIN_MS);
+		if ((lost = output_check_deleted(&m->out)))
+			warn_deleted(m, lost);
+	}
 	ri->seconds = mono_s() - m->t0;
 	ri->interval_ms = m->cfg->interval_ms;
 	ri->wakeup = m->cfg->wakeup;
@@ -397,6 +476,7 @@ static void finish(struct mon *m, struct run_info *ri)
 static int report(struct mon *m, struct run_info *ri, int status)
 {
 	const struct mon_counters *n = gather(m);
+	int r;
 
 	ri->struct_version = m->version;
 	run_info_fill_usage(ri);
@@ -406,8 +486,9 @@ static int report(struct mon *m, struct run_info *ri, int status)
 			(unsigned long long)n->unwritten,
 			m->out.ever_err ? strerror(-m->out.ever_err)
 					: "the reader did not keep up");
-	if (m->cfg->summary && report_summary(m->cfg->summary, n, ri) < 0) {
-		warnmsg("cannot write summary %s", m->cfg->summary);
+	if (m->cfg->summary && (r = report_summary(m->cfg->summary, n, ri)) < 0) {
+		warnmsg("cannot write summary %s: %s", m->cfg->summary,
+			safe_strerror(-r));
 		return status ? status : EXIT_OUTPUT;
 	}
 	return status;
@@ -417,12 +498,12 @@ static void cleanup(struct mon *m)
 {
 	unsigned i;
 
-	if (m->pidfile_written)
-		unlink(m->cfg->pidfile);
+	pidfile_release(&m->pidfile);
 	for (i = 0; i < m->n_opened; i++)
 		shard_close(&m->shards[i]);
 	free(m->shards);
-	output_close(&m->out);
+	if (m->out_open)
+		output_close(&m->out);
 	capture_close(m->cap);
 }
 
@@ -434,37 +515,48 @@ int mon_run(const struct mon_config *cfg)
 
 	memset(&m, 0, sizeof(m));
 	m.cfg = cfg;
-	if ((status = open_sinks(&m)) == 0) {
-		if (m.out.repaired)
-			warnmsg("%s ended in a partial record (%llu bytes), cut "
-				"off before appending", cfg->output,
-				(unsigned long long)m.out.repaired);
-		status = start(&m);
-		if (status == 0)
-			main_loop(&m);
-		finish(&m, &ri);
-		if (status == 0)
-			status = report(&m, &ri, status);
-		else
+	m.pidfile.fd = -1;
+	status = start(&m);
+	if (status == 0)
+		main_loop(&m);
+	finish(&m, &ri);
+	if (status == 0) {
+		status = report(&m, &ri, status);
+	} else {
+		if (m.out_open)
 			output_discard(&m.out);	/* no header without records */
+		remove_created(&m);
 	}
 	cleanup(&m);
 	return status;
 }
 
-/* Every packet of the capture through the collector. */
+/* Every packet of the capture through the collector; an oversized one is
+ * skipped and counted, a cut-off last one ends the file. */
 static void replay_packets(struct capture_reader *rd, struct collector *col,
 			   const char *path)
 {
+	uint64_t oversized = 0;
 	const void *msg;
 	size_t len;
 	int r;
 
-	while ((r = capture_read_next(rd, &msg, &len)) > 0 && !mon_stop &&
-	       !collector_done(col))
-		collector_datagram(col, msg, len, 0);
-	if (r < 0) {
-		warnmsg("capture %s ends in a partial packet (ignored)", path);
+	while ((r = capture_read_next(rd, &msg, &len)) != 0 &&
+	       r != -EBADMSG && !mon_stop && !collector_done(col)) {
+		if (r > 0)
+			collector_datagram(col, msg, len, 0);
+		else
+			oversized++;
+	}
+	if (oversized) {
+		warnmsg("capture %s: %llu packets larger than %d bytes skipped "
+			"(counted as truncated)", path,
+			(unsigned long long)oversized, CAPTURE_SNAPLEN);
+		col->n.truncated += oversized;
+	}
+	if (r == -EBADMSG) {
+		warnmsg("capture %s ends in a partial packet (ignored)",
+			path);
 		col->n.truncated++;
 	}
 	collector_push(col);
@@ -476,7 +568,7 @@ static int replay_run(struct mon *m, struct capture_reader *rd)
 	struct run_info ri = { 0 };
 	struct collector_setup w;
 	struct collector col;
-	int status = 0;
+	int status = 0, r;
 
 	collector_wiring(m, false, &w);
 	if (collector_init(&col, &w) < 0) {
@@ -491,8 +583,12 @@ static int replay_run(struct mon *m, struct capture_reader *rd)
 	ri.struct_version = col.last_version;
 	run_info_fill_usage(&ri);
 	report_final(&col.n, &ri);
-	if (m->cfg->summary && report_summary(m->cfg->summary, &col.n, &ri) < 0)
+	if (m->cfg->summary &&
+	    (r = report_summary(m->cfg->summary, &col.n, &ri)) < 0) {
+		warnmsg("cannot write summary %s: %s", m->cfg->summary,
+			safe_strerror(-r));
 		status = EXIT_OUTPUT;
+	}
 	collector_free(&col);
 	return status;
 }

@@ -3,11 +3,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "safeopen.h"
 
 #define OUTPUT_BUF (256 * 1024)
 /* What a stalled reader may leave queued before records are counted lost. */
@@ -31,8 +35,13 @@ static void repair_tail(struct output *o, off_t size)
 {
 	char buf[4096];
 	off_t pos = size;
-	int rfd = open(o->path, O_RDONLY | O_CLOEXEC);	/* ours is write-only */
+	char self[64];
+	int rfd;
 
+	/* Ours is write-only: read the same file, not whatever the path
+	 * names now. */
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", o->fd);
+	rfd = open(self, O_RDONLY | O_CLOEXEC);
 	if (rfd < 0)
 		return;
 	while (pos > 0) {
@@ -57,21 +66,27 @@ static void repair_tail(struct output *o, off_t size)
 	close(rfd);
 }
 
-static int open_fd(struct output *o)
+/* Records hold every user's command names, uids and I/O: 0640 at most
+ * (minus the umask); an existing file keeps its own mode. */
+static int open_path(const struct output *o, bool *created)
+{
+	return safe_open(o->path, O_WRONLY | O_CREAT | O_APPEND,
+			 SAFE_MODE_RECORDS, created);
+}
+
+/* Take fd as the output: repair its tail, make a pipe non-blocking, queue
+ * the header for an empty file or a stream. */
+static int setup_fd(struct output *o, int fd)
 {
 	struct stat st;
 
-	if (o->path) {
-		o->fd = open(o->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
-			     0644);
-		if (o->fd < 0)
-			return -errno;
-	} else {
-		o->fd = STDOUT_FILENO;
-	}
+	o->fd = fd;
+	o->written_here = 0;
 	if (fstat(o->fd, &st) < 0)
 		return -errno;
 	o->regular = S_ISREG(st.st_mode);
+	o->dev = st.st_dev;
+	o->ino = st.st_ino;
 	if (o->regular && o->path && st.st_size > 0) {
 		repair_tail(o, st.st_size);
 		if (o->repaired && fstat(o->fd, &st) < 0)
@@ -89,12 +104,21 @@ static int open_fd(struct output *o)
 		char hdr[FORMAT_MAX_LINE];
 		size_t n = format_header(o->fmt, hdr, sizeof(hdr));
 
-		if (n && n < sizeof(hdr)) {
+		if (n && n < sizeof(hdr) && o->len + n <= o->cap) {
 			memcpy(o->buf + o->len, hdr, n);
 			o->len += n;
 		}
 	}
 	return 0;
+}
+
+static int open_fd(struct output *o)
+{
+	int fd = STDOUT_FILENO;
+
+	if (o->path && (fd = open_path(o, &o->created)) < 0)
+		return fd;
+	return setup_fd(o, fd);
 }
 
 int output_open(struct output *o, const char *path, enum out_format fmt)
@@ -200,9 +224,24 @@ static void consume(struct output *o, size_t n)
 	uint64_t l = count_lines(o->buf, n);
 
 	o->written += l;
+	o->written_here += l;
 	o->lines -= l;
 	memmove(o->buf, o->buf + n, o->len - n);
 	o->len -= n;
+}
+
+/* A pipe takes a write of up to PIPE_BUF bytes whole or not at all: write
+ * whole lines in such chunks, so a reader that stalls never holds half a
+ * record. */
+static size_t chunk(const struct output *o, size_t done)
+{
+	size_t n = o->len - done;
+	const char *nl;
+
+	if (o->regular || n <= PIPE_BUF)
+		return n;
+	nl = memrchr(o->buf + done, '\n', PIPE_BUF);
+	return nl ? (size_t)(nl - (o->buf + done)) + 1 : n;
 }
 
 static int flush_locked(struct output *o)
@@ -210,7 +249,7 @@ static int flush_locked(struct output *o)
 	size_t done = 0;
 
 	while (done < o->len) {
-		ssize_t n = write(o->fd, o->buf + done, o->len - done);
+		ssize_t n = write(o->fd, o->buf + done, chunk(o, done));
 
 		if (n > 0) {
 			done += (size_t)n;
@@ -224,6 +263,7 @@ static int flush_locked(struct output *o)
 		break;
 	}
 	if (done == o->len) {
+		o->written_here += o->lines;
 		o->written += o->lines;
 		o->lines = 0;
 		o->len = 0;
@@ -243,6 +283,7 @@ static int flush_locked(struct output *o)
 		uint64_t whole = count_lines(o->buf, done);
 
 		o->written += whole;
+		o->written_here += whole;
 		o->unwritten += o->lines - whole;
 	}
 	o->lines = 0;
@@ -280,15 +321,52 @@ void output_drain(struct output *o, int timeout_ms)
 	pthread_mutex_unlock(&o->lock);
 }
 
-int output_reopen(struct output *o)
+/* Records written to a file that was deleted while open are lost: move
+ * them from written to unwritten.  How many. */
+static uint64_t account_deleted(struct output *o)
 {
-	int r = 0;
+	struct stat st;
+	uint64_t n = o->written_here;
 
+	if (!o->regular || !o->path || fstat(o->fd, &st) < 0 || st.st_nlink > 0)
+		return 0;
+	o->written -= n;
+	o->unwritten += n;
+	o->deleted_lost += n;
+	o->written_here = 0;
+	return n;
+}
+
+uint64_t output_check_deleted(struct output *o)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&o->lock);
+	n = account_deleted(o);
+	pthread_mutex_unlock(&o->lock);
+	return n;
+}
+
+/* Open the path anew; only once that worked is the old file let go, so a
+ * failed reopen keeps writing where it wrote before. */
+int output_reopen(struct output *o, uint64_t *lost)
+{
+	bool created;
+	int fd, r = 0;
+
+	*lost = 0;
 	pthread_mutex_lock(&o->lock);
 	flush_locked(o);
 	if (o->path) {
-		close(o->fd);
-		r = open_fd(o);
+		fd = open_path(o, &created);
+		if (fd < 0) {
+			r = fd;
+		} else {
+			*lost = account_deleted(o);
+			close(o->fd);
+			o->created = created;
+			r = setup_fd(o, fd);
+		}
 	}
 	pthread_mutex_unlock(&o->lock);
 	return r;

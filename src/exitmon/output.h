@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "format.h"
 
@@ -26,6 +27,11 @@ struct output {
 	int last_err;		/* -errno of the last failed write, 0 if fine */
 	int ever_err;		/* the last hard error ever seen (sticky) */
 	uint64_t repaired;	/* bytes of a partial last line cut at open */
+	bool created;		/* this run created the file */
+	dev_t dev;		/* the file written, for same-file checks */
+	ino_t ino;
+	uint64_t written_here;	/* records written to the current file */
+	uint64_t deleted_lost;	/* written to files deleted while open */
 };
 
 /* Opens (append) or uses stdout; writes the format's header to an empty
@@ -42,8 +48,13 @@ int output_flush(struct output *o);
 int output_error(struct output *o);
 /* Snapshot of the written/unwritten counters. */
 void output_counts(struct output *o, uint64_t *written, uint64_t *unwritten);
-/* Close and reopen the same path (log rotation). */
-int output_reopen(struct output *o);
+/* Reopen the path (log rotation); on failure the old file stays in use.
+ * *lost: records written to the old file if it had been deleted.  0 or
+ * -errno. */
+int output_reopen(struct output *o, uint64_t *lost);
+/* If the file was deleted while open, count what was written to it as
+ * unwritten; how many. */
+uint64_t output_check_deleted(struct output *o);
 /* Write what is queued, waiting up to timeout_ms for a slow reader; what
  * still cannot be written is counted as unwritten.  For the end of a run. */
 void output_drain(struct output *o, int timeout_ms);

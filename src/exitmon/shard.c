@@ -155,14 +155,30 @@ static void publish(struct shard *s)
 	pthread_mutex_unlock(&s->lock);
 }
 
-static void sleep_until(struct timespec *next, unsigned interval_ms)
+/* Slices of at most STOP_SLICE_MS, so a stop ends a long --interval at
+ * once (signals go to the main thread, not here). */
+#define STOP_SLICE_MS 50
+
+static void sleep_until(struct shard *s, struct timespec *next,
+			unsigned interval_ms)
 {
+	struct timespec now, slice;
+
 	next->tv_nsec += (long)interval_ms * 1000000L;
-	while (next->tv_nsec >= 1000000000L) {
-		next->tv_nsec -= 1000000000L;
-		next->tv_sec++;
-	}
-	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, next, NULL);
+	next->tv_sec += next->tv_nsec / 1000000000L;
+	next->tv_nsec %= 1000000000L;
+	do {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		slice = now;
+		slice.tv_nsec += STOP_SLICE_MS * 1000000L;
+		slice.tv_sec += slice.tv_nsec / 1000000000L;
+		slice.tv_nsec %= 1000000000L;
+		if (slice.tv_sec > next->tv_sec || (slice.tv_sec == next->tv_sec &&
+						     slice.tv_nsec > next->tv_nsec))
+			slice = *next;
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &slice, NULL);
+	} while ((slice.tv_sec != next->tv_sec || slice.tv_nsec != next->tv_nsec) &&
+		 !atomic_load(&s->stop));
 }
 
 /* Sleep, drain everything queued, hand the lines over, repeat. */
@@ -175,7 +191,7 @@ static void loop_batched(struct shard *s)
 		receiver_drain(&s->rx, collector_datagram, &s->col);
 		collector_push(&s->col);
 		publish(s);
-		sleep_until(&next, s->cfg->interval_ms);
+		sleep_until(s, &next, s->cfg->interval_ms);
 	}
 }
 

@@ -39,7 +39,7 @@ expect 2 "bad value for --rcvbuf" "negative size" -- "$EXITMON" --rcvbuf -1
 expect 2 "bad value for --count" "zero count" -- "$EXITMON" --count 0
 expect 2 "bad value for --tgid" "huge tgid" -- "$EXITMON" --tgid 99999999999
 expect 2 "bad cpu list" "bad cpu list" -- "$EXITMON" --cpus 3-1
-expect 2 "cannot be combined" "conflicting options" -- "$EXITMON" --replay x --wakeup
+expect 2 "applies only to a live collector" "conflicting options" -- "$EXITMON" --replay x --wakeup
 expect 2 "unexpected argument" "stray argument" -- "$EXITMON" stray
 # Every option that takes a number, with every kind of bad value.
 for opt in --interval --rcvbuf --stats --tgid --uid --duration --count --shards; do
@@ -51,7 +51,7 @@ expect 2 "needs a value" "option without its value at the end" -- "$EXITMON" --c
 expect 2 "unknown option" "unknown short option" -- "$EXITMON" -Z
 expect 2 "no such user" "unknown user" -- "$EXITMON" --user no-such-user-xyz
 expect 2 "more than the" "more shards than CPUs" -- "$EXITMON" --shards 2 --cpus 0
-expect 2 "name the same file" "output and capture the same file" -- \
+expect 2 "are the same file" "output and capture the same file" -- \
 	"$EXITMON" -o "$T/same" --capture "$T/same"
 "$EXITMON" --no-self-check --duration 0.3 -o /dev/null 2>/dev/null; rc=$?
 check "--no-self-check runs" [ "$rc" -eq 0 ]
