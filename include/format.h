@@ -27,6 +27,6 @@ size_t format_record(enum out_format f, const struct exit_record *r,
 		     char *buf, size_t cap);
 
 /* Worst-case length of one formatted record in any format (for buffers). */
-#define FORMAT_MAX_LINE 4096
+#define FORMAT_MAX_LINE 8192
 
 #endif

@@ -41,11 +41,13 @@ bool collector_done(const struct collector *c)
 	return c->limit && atomic_load(c->taken) >= c->limit;
 }
 
-static void emit(struct collector *c, const struct exit_record *r)
+/* who: the pid record of r's message, whose identity a tgid record has. */
+static void emit(struct collector *c, const struct exit_record *r,
+		 const struct exit_record *who)
 {
 	size_t n;
 
-	if (!filter_match(c->filter, r)) {
+	if (!filter_match(c->filter, r, who)) {
 		c->n.filtered++;
 		return;
 	}
@@ -95,7 +97,7 @@ static void handle_msg(struct collector *c, const void *msg, size_t len)
 			c->n.implausible += record_implausible(&m.rec[i]);
 		} else
 			c->n.records_tgid++;
-		emit(c, &m.rec[i]);
+		emit(c, &m.rec[i], &m.rec[0]);
 	}
 }
 

@@ -29,13 +29,24 @@ fi
 cat >"$tmp/check.py" <<'EOF'
 import csv, io, json, re, sys
 
-COLUMNS = ("type pid tgid ppid comm uid gid exitcode flags nice btime "
-           "elapsed_us utime_us stime_us minflt majflt cpu_run_real_ns "
-           "cpu_run_virtual_ns cpu_count cpu_delay_ns blkio_count "
-           "blkio_delay_ns swapin_count swapin_delay_ns freepages_delay_ns "
-           "thrashing_delay_ns compact_delay_ns wpcopy_delay_ns irq_delay_ns "
-           "nvcsw nivcsw hiwater_rss_kb hiwater_vm_kb read_char write_char "
-           "read_bytes write_bytes cancelled_write_bytes version").split()
+COLUMNS = ("type pid tgid ppid comm uid gid exitcode flags nice sched btime "
+           "exe_dev exe_inode elapsed_us utime_us stime_us utimescaled_us "
+           "stimescaled_us tgetime_us minflt majflt cpu_run_real_ns "
+           "cpu_run_virtual_ns cpu_scaled_run_real_ns cpu_count cpu_delay_ns "
+           "blkio_count blkio_delay_ns swapin_count swapin_delay_ns "
+           "freepages_count freepages_delay_ns thrashing_count "
+           "thrashing_delay_ns compact_count compact_delay_ns wpcopy_count "
+           "wpcopy_delay_ns irq_count irq_delay_ns cpu_delay_max_ns "
+           "cpu_delay_min_ns blkio_delay_max_ns blkio_delay_min_ns "
+           "swapin_delay_max_ns swapin_delay_min_ns freepages_delay_max_ns "
+           "freepages_delay_min_ns thrashing_delay_max_ns "
+           "thrashing_delay_min_ns compact_delay_max_ns compact_delay_min_ns "
+           "wpcopy_delay_max_ns wpcopy_delay_min_ns irq_delay_max_ns "
+           "irq_delay_min_ns soft_count soft_delay_ns soft_delay_max_ns "
+           "soft_delay_min_ns nvcsw nivcsw coremem_mb_us virtmem_mb_us "
+           "hiwater_rss_kb hiwater_vm_kb read_char write_char read_syscalls "
+           "write_syscalls read_bytes write_bytes cancelled_write_bytes "
+           "version").split()
 
 def unhex(s):
     return b"" if s == "-" else bytes.fromhex(s)
