@@ -24,6 +24,9 @@ void capture_close(struct capture_writer *w);
 
 /* Read: 0 ok; -EINVAL not a pcap of link type 253; -errno. */
 int capture_read_open(const char *path, struct capture_reader **out);
+/* The same over an open stream (a pipe, a decompressor); the reader owns
+ * f and closes it, also on failure. */
+int capture_read_stream(FILE *f, struct capture_reader **out);
 /* 1 with msg and len set (valid until the next call), 0 at the end,
  * -EBADMSG for a truncated or oversized packet record. */
 int capture_read_next(struct capture_reader *r, const void **msg, size_t *len);

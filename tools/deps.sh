@@ -7,11 +7,12 @@ set -eu
 # (perl), mandoc, python3 (standard CSV/JSON readers), clang + compiler-rt
 # (fuzzing, sanitizers), promtool (metrics), gnuplot (sweep plots),
 # iproute2/util-linux (namespaces, setpriv), systemd (unit checks);
-# exitprobe: libbpf-dev, bpftool (skeletons), clang (-target bpf).
+# exitprobe: libbpf-dev, bpftool (skeletons), clang (-target bpf);
+# exitstat: zlib1g-dev (gzopen reads plain and gzip'd records alike).
 PACKAGES="build-essential pkg-config libnl-3-dev libnl-genl-3-dev libcap-dev
 libcmocka-dev perl mandoc python3 clang libclang-rt-dev gnuplot-nox
 prometheus iproute2 util-linux procps systemd libjson-c-dev valgrind
-libcap2-bin logrotate libbpf-dev bpftool"
+libcap2-bin logrotate libbpf-dev bpftool zlib1g-dev"
 
 # libclang-rt-dev is versioned on Debian 12 (libclang-rt-14-dev).
 resolve() {

@@ -585,3 +585,21 @@ size_t format_record(enum out_format f, const struct exit_record *r,
 	*end = '\0';
 	return deliver(line, (size_t)(end - line), buf, cap);
 }
+
+size_t format_comm(enum out_format f, const char *comm, size_t len,
+		   char *buf, size_t cap)
+{
+	char tmp[8 * TS_COMM_LEN];
+	struct exit_record r;
+	char *end = tmp;
+
+	r.comm_len = (uint8_t)(len < TS_COMM_LEN ? len : TS_COMM_LEN);
+	memcpy(r.comm, comm, r.comm_len);
+	switch (f) {
+	case FMT_CSV: end = csv_comm(tmp, &r); break;
+	case FMT_JSONL: end = json_comm(tmp, &r); break;
+	case FMT_TEXT: end = text_comm(tmp, &r); break;
+	}
+	*end = '\0';
+	return deliver(tmp, (size_t)(end - tmp), buf, cap);
+}
