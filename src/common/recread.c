@@ -421,9 +421,15 @@ static int json_value(struct jcur *j, int c, struct ids *ids,
 			return set_type(ids, r, buf, n);
 		return cols[c].kind == C_COMM ? set_comm(r, buf, n) : -EBADMSG;
 	}
-	while (j->p < j->end && *j->p != ',' && *j->p != '}' && *j->p != ' ')
+	/* A scalar: number, null, true or false (arrays and objects are not
+	 * exitmon's and cannot be skipped safely here). */
+	while (j->p < j->end && (((*j->p | 0x20) >= 'a' && (*j->p | 0x20) <= 'z') ||
+				 (*j->p >= '0' && *j->p <= '9') || *j->p == '-' ||
+				 *j->p == '+' || *j->p == '.'))
 		j->p++;
 	n = (size_t)(j->p - s);
+	if (n == 0)
+		return -EBADMSG;
 	if (c < 0 || (n == 4 && memcmp(s, "null", 4) == 0))
 		return 0;
 	if (n == 0 || cols[c].kind == C_TYPE || cols[c].kind == C_COMM)

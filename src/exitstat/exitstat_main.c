@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "group.h"
-#include "input.h"
+#include "stat_group.h"
+#include "stat_input.h"
 #include "log.h"
 #include "numparse.h"
 #include "opts.h"
-#include "report.h"
-#include "select.h"
+#include "stat_report.h"
+#include "stat_select.h"
 
 enum {
 	OPT_COMM = 256, OPT_EXITCODE, OPT_SIGNALLED, OPT_SINCE, OPT_UNTIL,
@@ -78,7 +78,7 @@ static void parse_user(const char *s, struct filter *f)
 
 static void parse_time(const char *opt, const char *s, int64_t *t, bool *set)
 {
-	if (select_parse_time(s, t) < 0)
+	if (stat_select_parse_time(s, t) < 0)
 		usage_die("%s '%s': give @EPOCH or YYYY-MM-DD[ HH:MM[:SS]]", opt, s);
 	*set = true;
 }
@@ -103,7 +103,7 @@ static void parse_option(struct cfg *c, int key, const char *arg)
 	case 'c': c->rep.percent = true; break;
 	case 'l': c->list = true; break;
 	case 'f':
-		if (report_fmt_from_name(arg, &c->rep.fmt) < 0)
+		if (stat_report_fmt_from_name(arg, &c->rep.fmt) < 0)
 			usage_die("--format '%s': use table, csv or jsonl", arg);
 		break;
 	case OPT_COMM: c->sel.f.comm_glob = arg; break;
@@ -151,15 +151,15 @@ static void on_record(void *arg, const struct exit_record *r,
 {
 	struct run *run = arg;
 
-	if (!select_match(&run->cfg->sel, r, who))
+	if (!stat_select_match(&run->cfg->sel, r, who))
 		return;
 	run->selected++;
 	if (run->cfg->list) {
 		if (r->type == REC_PID || run->cfg->rep.fmt != REP_TABLE)
-			report_list_record(stdout, run->cfg->rep.fmt, r);
+			stat_report_list_record(stdout, run->cfg->rep.fmt, r);
 		return;
 	}
-	if (groups_add(&run->g, r) < 0)
+	if (stat_groups_add(&run->g, r) < 0)
 		run->nomem++;
 }
 
@@ -177,6 +177,8 @@ static void read_note(const struct run *run, const struct in_counts *n)
 		(unsigned long long)run->g.total.implausible);
 }
 
+/* Every input in turn: the exit status, or its negative when no input
+ * could be read at all. */
 static int read_all(struct run *run, struct in_counts *n)
 {
 	const struct cfg *c = run->cfg;
@@ -191,21 +193,24 @@ static int read_all(struct run *run, struct in_counts *n)
 		F_SOFT_DELAY_TOTAL,
 	};
 	struct recread proto;
-	int status = 0;
+	int status = 0, read_ok = 0;
 
 	recread_init(&proto);
 	/* A listing writes whole records; a summary needs a few columns. */
 	if (!c->list)
 		recread_want_fields(&proto, need, sizeof(need) / sizeof(need[0]));
 	for (int i = 0; i < c->nfiles; i++) {
-		int r = input_read(c->files[i], &proto, on_record, run, n);
+		int r = stat_input_read(c->files[i], &proto, on_record, run, n);
 
 		if (r < 0 && r != -EPROTO)
 			warnmsg("cannot read %s: %s", c->files[i], strerror(-r));
 		if (r < 0)
 			status = EXIT_RUNTIME;
+		else
+			read_ok++;
 	}
-	return status;
+	/* Nothing readable: no empty table that looks like an answer. */
+	return read_ok ? status : -EXIT_RUNTIME;
 }
 
 int main(int argc, char **argv)
@@ -217,18 +222,20 @@ int main(int argc, char **argv)
 
 	log_init(argv[0]);
 	parse_args(argc, argv, &c);
-	if (groups_init(&run.g, c.by) < 0)
+	if (stat_groups_init(&run.g, c.by) < 0)
 		die(EXIT_RUNTIME, "out of memory");
 	if (c.list)
-		report_list_header(stdout, c.rep.fmt);
+		stat_report_list_header(stdout, c.rep.fmt);
 	status = read_all(&run, &n);
+	if (status < 0)
+		return -status;
 	if (run.nomem)
 		die(EXIT_RUNTIME, "out of memory after %llu groups",
 		    (unsigned long long)run.g.n);
-	if (!c.list && report_summary(stdout, &run.g, &c.rep) < 0)
+	if (!c.list && stat_report_summary(stdout, &run.g, &c.rep) < 0)
 		die(EXIT_RUNTIME, "out of memory sorting %zu groups", run.g.n);
 	read_note(&run, &n);
-	groups_free(&run.g);
+	stat_groups_free(&run.g);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		die(EXIT_RUNTIME, "cannot write the output: %s", strerror(errno));
 	return status;

@@ -2,7 +2,7 @@
  * text formats; pcap goes to capture.c's reader through a stdio stream over
  * the same zlib handle, and each message to record.c's parser, exactly as
  * exitmon --replay does. */
-#include "input.h"
+#include "stat_input.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -174,9 +174,10 @@ static int text_line(struct text_state *s, bool json, const char *p, size_t len,
 static void text_notes(const char *path, const struct text_state *s, bool json)
 {
 	if (s->rr.unknown)
-		warnmsg("%s: %u %s this exitstat does not know (first: %s), ignored: "
-			"written by a newer exitmon?", path, s->rr.unknown,
-			json ? "keys" : "columns", s->rr.first_unknown);
+		warnmsg("%s: %u %s%s this exitstat does not know (first: %s), "
+			"ignored: written by a newer exitmon?", path, s->rr.unknown,
+			json ? "key" : "column", s->rr.unknown == 1 ? "" : "s",
+			s->rr.first_unknown);
 	if (s->truncated)
 		warnmsg("%s: the last line is cut short (no newline), not counted: "
 			"the writer was stopped mid-line", path);
@@ -234,7 +235,7 @@ static bool is_pcap(const struct lines *l)
 	return l->end >= 4 && (!memcmp(l->buf, le, 4) || !memcmp(l->buf, be, 4));
 }
 
-int input_read(const char *path, const struct recread *proto, in_record_fn fn,
+int stat_input_read(const char *path, const struct recread *proto, in_record_fn fn,
 	       void *arg, struct in_counts *n)
 {
 	struct lines l = { 0 };

@@ -5,8 +5,8 @@
  * Counting rule: only pid rows are summed.  A tgid row adds up the threads
  * of a group whose pid rows are already in the input, so summing it too
  * would count every thread twice; tgid rows are counted, not summed. */
-#ifndef EXITSTAT_GROUP_H
-#define EXITSTAT_GROUP_H
+#ifndef EXITSTAT_STAT_GROUP_H
+#define EXITSTAT_STAT_GROUP_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -49,10 +49,10 @@ struct groups {
 	uint64_t tgid_rows;
 };
 
-int groups_init(struct groups *g, enum group_by by);
-void groups_free(struct groups *g);
+int stat_groups_init(struct groups *g, enum group_by by);
+void stat_groups_free(struct groups *g);
 /* Fold one pid row in (tgid rows: counted only).  -ENOMEM. */
-int groups_add(struct groups *g, const struct exit_record *r);
+int stat_groups_add(struct groups *g, const struct exit_record *r);
 
 const char *stat_name(enum stat_id s);
 int stat_from_name(const char *name, enum stat_id *out);
@@ -62,6 +62,6 @@ bool stat_value(const struct group *gr, enum stat_id s, uint64_t *v);
 
 /* The groups as an array of pointers, sorted by s (descending unless
  * ascending), ties by key.  Caller frees. */
-struct group **groups_sorted(const struct groups *g, enum stat_id s, bool ascending);
+struct group **stat_groups_sorted(const struct groups *g, enum stat_id s, bool ascending);
 
 #endif

@@ -1,5 +1,5 @@
 /* Summary tables and listings (see report.h). */
-#include "report.h"
+#include "stat_report.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -42,7 +42,7 @@ static bool has_percent(enum stat_id s)
 
 static const char *const key_names[] = { "comm", "uid", "tgid", "exe" };
 
-int report_fmt_from_name(const char *s, enum report_fmt *out)
+int stat_report_fmt_from_name(const char *s, enum report_fmt *out)
 {
 	static const char *const names[] = { "table", "csv", "jsonl" };
 
@@ -176,9 +176,9 @@ static void data_row(FILE *out, const struct groups *g, const struct group *gr,
 	fputs(json ? "}\n" : "\n", out);
 }
 
-int report_summary(FILE *out, const struct groups *g, const struct report_opts *o)
+int stat_report_summary(FILE *out, const struct groups *g, const struct report_opts *o)
 {
-	struct group **v = groups_sorted(g, o->sort, o->ascending);
+	struct group **v = stat_groups_sorted(g, o->sort, o->ascending);
 	size_t i, n = o->top && o->top < g->n ? o->top : g->n;
 
 	if (!v)
@@ -203,7 +203,7 @@ int report_summary(FILE *out, const struct groups *g, const struct report_opts *
 
 /* ---- listing ---------------------------------------------------------------- */
 
-void report_list_header(FILE *out, enum report_fmt fmt)
+void stat_report_list_header(FILE *out, enum report_fmt fmt)
 {
 	char buf[FORMAT_MAX_LINE];
 
@@ -227,7 +227,7 @@ static void list_flags(const struct exit_record *r, char *f)
 	f[k] = '\0';
 }
 
-void report_list_record(FILE *out, enum report_fmt fmt, const struct exit_record *r)
+void stat_report_list_record(FILE *out, enum report_fmt fmt, const struct exit_record *r)
 {
 	char buf[FORMAT_MAX_LINE], user[32], fl[8], when[32] = "-";
 	uint64_t bt = rec_has(r, F_BTIME64) ? rec_get(r, F_BTIME64) : rec_get(r, F_BTIME);

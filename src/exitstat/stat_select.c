@@ -1,4 +1,4 @@
-#include "select.h"
+#include "stat_select.h"
 
 #include <errno.h>
 #include <string.h>
@@ -6,7 +6,7 @@
 
 #include "numparse.h"
 
-bool select_exit_time(const struct exit_record *r, int64_t *t)
+bool stat_select_exit_time(const struct exit_record *r, int64_t *t)
 {
 	uint64_t bt = rec_has(r, F_BTIME64) ? rec_get(r, F_BTIME64)
 					    : rec_get(r, F_BTIME);
@@ -17,7 +17,7 @@ bool select_exit_time(const struct exit_record *r, int64_t *t)
 	return true;
 }
 
-bool select_match(const struct select *s, const struct exit_record *r,
+bool stat_select_match(const struct select *s, const struct exit_record *r,
 		  const struct exit_record *who)
 {
 	int64_t t;
@@ -30,7 +30,7 @@ bool select_match(const struct select *s, const struct exit_record *r,
 	if (s->signalled && (rec_get(who, F_EXITCODE) & 0x7f) == 0)
 		return false;
 	if (s->since_set || s->until_set) {
-		if (!select_exit_time(who, &t))
+		if (!stat_select_exit_time(who, &t))
 			return false;
 		if ((s->since_set && t < s->since) || (s->until_set && t >= s->until))
 			return false;
@@ -38,7 +38,7 @@ bool select_match(const struct select *s, const struct exit_record *r,
 	return true;
 }
 
-int select_parse_time(const char *s, int64_t *out)
+int stat_select_parse_time(const char *s, int64_t *out)
 {
 	static const char *const forms[] = {
 		"%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M",

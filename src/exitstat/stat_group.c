@@ -1,5 +1,5 @@
 /* Grouping and the statistics of a group (see group.h). */
-#include "group.h"
+#include "stat_group.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -29,7 +29,7 @@ int stat_from_name(const char *name, enum stat_id *out)
 	return -EINVAL;
 }
 
-int groups_init(struct groups *g, enum group_by by)
+int stat_groups_init(struct groups *g, enum group_by by)
 {
 	memset(g, 0, sizeof(*g));
 	g->by = by;
@@ -38,7 +38,7 @@ int groups_init(struct groups *g, enum group_by by)
 	return g->t ? 0 : -ENOMEM;
 }
 
-void groups_free(struct groups *g)
+void stat_groups_free(struct groups *g)
 {
 	free(g->t);
 	g->t = NULL;
@@ -135,7 +135,7 @@ static void fold(struct group *gr, const struct exit_record *r, bool implausible
 	}
 }
 
-int groups_add(struct groups *g, const struct exit_record *r)
+int stat_groups_add(struct groups *g, const struct exit_record *r)
 {
 	struct gkey k;
 	struct group *gr;
@@ -213,7 +213,7 @@ static int cmp_groups(const void *pa, const void *pb)
 	return key_cmp(&a->key, &b->key);
 }
 
-struct group **groups_sorted(const struct groups *g, enum stat_id s, bool ascending)
+struct group **stat_groups_sorted(const struct groups *g, enum stat_id s, bool ascending)
 {
 	struct group **v = malloc((g->n ? g->n : 1) * sizeof(*v));
 	size_t i, k = 0;

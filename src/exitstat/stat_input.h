@@ -2,8 +2,8 @@
  * gzip'd (zlib reads both alike), from files or standard input ("-").
  * Every record goes to one callback with the identity it is judged by:
  * itself for a pid row, the pid row of the same message for a tgid row. */
-#ifndef EXITSTAT_INPUT_H
-#define EXITSTAT_INPUT_H
+#ifndef EXITSTAT_STAT_INPUT_H
+#define EXITSTAT_STAT_INPUT_H
 
 #include <stdint.h>
 
@@ -21,7 +21,7 @@ typedef void (*in_record_fn)(void *arg, const struct exit_record *r,
  * Returns 0; -EPROTO for a file that is not exitmon's (a note was
  * printed); -errno when it cannot be read.  Notes (unknown columns, a
  * truncated last line, malformed lines) go to stderr, one line each. */
-int input_read(const char *path, const struct recread *proto, in_record_fn fn,
+int stat_input_read(const char *path, const struct recread *proto, in_record_fn fn,
 	       void *arg, struct in_counts *n);
 
 #endif

@@ -1,7 +1,7 @@
 /* Which records exitstat looks at: exitmon's filters (command glob, user)
  * plus exit code, killed by a signal, and a window on exit time. */
-#ifndef EXITSTAT_SELECT_H
-#define EXITSTAT_SELECT_H
+#ifndef EXITSTAT_STAT_SELECT_H
+#define EXITSTAT_STAT_SELECT_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -18,11 +18,11 @@ struct select {
 
 /* r's exit time, seconds since the epoch (begin time + elapsed time);
  * false when the record carries no begin time. */
-bool select_exit_time(const struct exit_record *r, int64_t *t);
+bool stat_select_exit_time(const struct exit_record *r, int64_t *t);
 /* Judged on who (r itself, or the pid row of a tgid row's message). */
-bool select_match(const struct select *s, const struct exit_record *r,
+bool stat_select_match(const struct select *s, const struct exit_record *r,
 		  const struct exit_record *who);
 /* "@EPOCH", "EPOCH" or local "YYYY-MM-DD[ HH:MM[:SS]]": 0 or -EINVAL. */
-int select_parse_time(const char *s, int64_t *out);
+int stat_select_parse_time(const char *s, int64_t *out);
 
 #endif
