@@ -20,7 +20,7 @@ enum {
 
 static const struct opt_desc options[] = {
 	{ "group", 'g', "comm|uid|tgid|exe", "summarise per command (default), user, process or executable" },
-	{ "sort", 's', "COLUMN", "sort by this summary column (default cpu_us), largest first" },
+	{ "sort", 's', "COLUMN", "sort by this summary column (default cpu_run_virtual_ns), largest first" },
 	{ "reverse", 'r', NULL, "smallest first" },
 	{ "top", 'n', "N", "only the first N groups (TOTAL still counts all)" },
 	{ "percent", 'c', NULL, "exits, CPU and elapsed time also as a share of the total" },
@@ -184,7 +184,7 @@ static int read_all(struct run *run, struct in_counts *n)
 	const struct cfg *c = run->cfg;
 	static const enum rec_field need[] = {
 		F_UID, F_EXITCODE, F_FLAG, F_BTIME, F_BTIME64, F_ETIME, F_UTIME,
-		F_STIME, F_CPU_COUNT, F_CPU_DELAY_TOTAL, F_BLKIO_COUNT,
+		F_STIME, F_CPU_RUN_VIRTUAL_TOTAL, F_CPU_COUNT, F_CPU_DELAY_TOTAL, F_BLKIO_COUNT,
 		F_BLKIO_DELAY_TOTAL, F_SWAPIN_COUNT, F_SWAPIN_DELAY_TOTAL,
 		F_CPU_DELAY_MAX, F_BLKIO_DELAY_MAX, F_SWAPIN_DELAY_MAX,
 		F_READ_BYTES, F_WRITE_BYTES, F_HIWATER_RSS, F_EXE_DEV,
@@ -215,7 +215,7 @@ static int read_all(struct run *run, struct in_counts *n)
 
 int main(int argc, char **argv)
 {
-	struct cfg c = { .by = BY_COMM, .rep = { .sort = S_CPU } };
+	struct cfg c = { .by = BY_COMM, .rep = { .sort = S_CPU_RUN } };
 	struct in_counts n = { 0 };
 	struct run run = { .cfg = &c };
 	int status;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 static const char *const stat_names[S__COUNT] = {
-	"exits", "cpu_us", "elapsed_us",
+	"exits", "cpu_us", "cpu_run_virtual_ns", "elapsed_us",
 	"cpu_delay_ns", "cpu_delay_avg_ns", "cpu_delay_max_ns",
 	"blkio_delay_ns", "blkio_delay_avg_ns", "blkio_delay_max_ns",
 	"swapin_delay_ns", "swapin_delay_avg_ns", "swapin_delay_max_ns",
@@ -115,6 +115,7 @@ static void fold(struct group *gr, const struct exit_record *r, bool implausible
 {
 	gr->exits++;
 	gr->cpu_us += rec_get(r, F_UTIME) + rec_get(r, F_STIME);
+	gr->cpu_run_ns += rec_get(r, F_CPU_RUN_VIRTUAL_TOTAL);
 	gr->elapsed_us += rec_get(r, F_ETIME);
 	gr->read_bytes += rec_get(r, F_READ_BYTES);
 	gr->write_bytes += rec_get(r, F_WRITE_BYTES);
@@ -167,6 +168,7 @@ bool stat_value(const struct group *gr, enum stat_id s, uint64_t *v)
 	switch (s) {
 	case S_EXITS: *v = gr->exits; return true;
 	case S_CPU: *v = gr->cpu_us; return true;
+	case S_CPU_RUN: *v = gr->cpu_run_ns; return true;
 	case S_ELAPSED: *v = gr->elapsed_us; return true;
 	case S_CPU_DELAY: case S_BLKIO_DELAY: case S_SWAPIN_DELAY:
 		*v = gr->delay[k];

@@ -18,7 +18,7 @@ enum group_by { BY_COMM, BY_UID, BY_TGID, BY_EXE };
 
 /* The statistics of a group, in output order (names in group.c). */
 enum stat_id {
-	S_EXITS, S_CPU, S_ELAPSED,
+	S_EXITS, S_CPU, S_CPU_RUN, S_ELAPSED,
 	S_CPU_DELAY, S_CPU_AVG, S_CPU_MAX,
 	S_BLKIO_DELAY, S_BLKIO_AVG, S_BLKIO_MAX,
 	S_SWAPIN_DELAY, S_SWAPIN_AVG, S_SWAPIN_MAX,
@@ -35,7 +35,7 @@ struct gkey {
 struct group {
 	struct gkey key;
 	bool used;
-	uint64_t exits, cpu_us, elapsed_us, implausible;
+	uint64_t exits, cpu_us, cpu_run_ns, elapsed_us, implausible;
 	uint64_t delay[3], count[3], max[3];	/* cpu, blkio, swapin */
 	bool have_max[3];
 	uint64_t read_bytes, write_bytes, rss_kb;

@@ -19,6 +19,7 @@ static const struct {
 } shown[S__COUNT] = {
 	[S_EXITS] = { "exits", 1, 0 },
 	[S_CPU] = { "cpu_s", 1e6, 2 },
+	[S_CPU_RUN] = { "run_s", 1e9, 3 },
 	[S_ELAPSED] = { "elapsed_s", 1e6, 2 },
 	[S_CPU_DELAY] = { "cpuwait_ms", 1e6, 1 },
 	[S_CPU_AVG] = { "avg_us", 1e3, 1 },
@@ -37,7 +38,7 @@ static const struct {
 /* Statistics -c shows as a share of the total, as sa(8) does. */
 static bool has_percent(enum stat_id s)
 {
-	return s == S_EXITS || s == S_CPU || s == S_ELAPSED;
+	return s == S_EXITS || s == S_CPU || s == S_CPU_RUN || s == S_ELAPSED;
 }
 
 static const char *const key_names[] = { "comm", "uid", "tgid", "exe" };
