@@ -52,7 +52,7 @@ UNIT_SRCS   := $(wildcard tests/unit/test_*.c)
 UNIT_BINS   := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 MANPAGES    := man/exitmon.8 man/exitgen.1 man/exitsweep.1 man/exitstat.1
 
-.PHONY: all check unit e2e lint-man install clean bench soak fuzz deps demo test
+.PHONY: all check unit e2e lint-man install clean bench bench-exitstat soak fuzz deps demo test
 all: $(PROGRAMS)
 
 # -I of the source's own folder: a program's private headers.
@@ -104,6 +104,10 @@ e2e: all
 
 bench: all
 	$(Q)tools/bench.sh
+
+# exitstat's reading speed against awk on a 10-million-record CSV.
+bench-exitstat: exitstat
+	$(Q)tools/bench-exitstat.sh
 
 soak: all
 	$(Q)tools/soak.sh
