@@ -17,5 +17,10 @@ struct opt_desc {
 void opts_build(const struct opt_desc *t, size_t n, struct option *lo,
 		char *shortopts);
 void opts_help(FILE *f, const char *usage, const struct opt_desc *t, size_t n);
+/* Parse argv by table t: each option goes to fn(ctx, key, arg); an unknown
+ * option or a missing value is a usage error (one line, exit 2).  Returns
+ * the index of the first operand. */
+int opts_parse(int argc, char **argv, const struct opt_desc *t, size_t n,
+	       void (*fn)(void *ctx, int key, const char *arg), void *ctx);
 
 #endif

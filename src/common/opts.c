@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "log.h"
+
 void opts_build(const struct opt_desc *t, size_t n, struct option *lo,
 		char *shortopts)
 {
@@ -38,4 +40,23 @@ void opts_help(FILE *f, const char *usage, const struct opt_desc *t, size_t n)
 			 t[i].arg ? t[i].arg : "");
 		fprintf(f, "  %-28s %s\n", left, t[i].help);
 	}
+}
+
+int opts_parse(int argc, char **argv, const struct opt_desc *t, size_t n,
+	       void (*fn)(void *ctx, int key, const char *arg), void *ctx)
+{
+	struct option lo[n + 1];
+	char shortopts[3 * n + 2];
+	int key;
+
+	opts_build(t, n, lo, shortopts);
+	opterr = 0;
+	while ((key = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
+		if (key == '?')
+			usage_die("unknown option '%s'", argv[optind - 1]);
+		if (key == ':')
+			usage_die("option '%s' needs a value", argv[optind - 1]);
+		fn(ctx, key, optarg);
+	}
+	return optind;
 }

@@ -83,8 +83,9 @@ static void parse_time(const char *opt, const char *s, int64_t *t, bool *set)
 	*set = true;
 }
 
-static void parse_option(struct cfg *c, int key, const char *arg)
+static void parse_option(void *ctx, int key, const char *arg)
 {
+	struct cfg *c = ctx;
 	uint64_t v;
 
 	switch (key) {
@@ -128,22 +129,11 @@ static void parse_option(struct cfg *c, int key, const char *arg)
 
 static void parse_args(int argc, char **argv, struct cfg *c)
 {
-	struct option lo[N_OPTIONS + 1];
-	char shortopts[3 * N_OPTIONS + 2];
 	static char *stdin_only[] = { "-" };
-	int key;
+	int first = opts_parse(argc, argv, options, N_OPTIONS, parse_option, c);
 
-	opts_build(options, N_OPTIONS, lo, shortopts);
-	opterr = 0;
-	while ((key = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
-		if (key == '?')
-			usage_die("unknown option '%s'", argv[optind - 1]);
-		if (key == ':')
-			usage_die("option '%s' needs a value", argv[optind - 1]);
-		parse_option(c, key, optarg);
-	}
-	c->files = optind < argc ? argv + optind : stdin_only;
-	c->nfiles = optind < argc ? argc - optind : 1;
+	c->files = first < argc ? argv + first : stdin_only;
+	c->nfiles = first < argc ? argc - first : 1;
 }
 
 static void on_record(void *arg, const struct exit_record *r,
