@@ -101,18 +101,31 @@ static ssize_t cookie_read(void *c, char *buf, size_t size)
 	return got < 0 ? -1 : got;
 }
 
+/* Messages that are not exit records (acks, errors) are passed over, as
+ * --replay does; malformed ones and a cut-short last packet are counted and
+ * named. */
+static void pcap_notes(const char *path, uint64_t malformed, bool cut)
+{
+	if (malformed)
+		warnmsg("%s: %llu malformed messages skipped", path,
+			(unsigned long long)malformed);
+	if (cut)
+		warnmsg("%s: the capture ends inside a packet (cut short), the rest "
+			"not read", path);
+}
+
 static int read_pcap(struct lines *l, const char *path, in_record_fn fn,
 		     void *arg, struct in_counts *n)
 {
-	static struct cookie ck;
+	struct cookie ck = { l };
 	cookie_io_functions_t io = { .read = cookie_read };
 	struct capture_reader *cr;
+	uint64_t malformed = 0;
 	const void *msg;
 	size_t len;
 	FILE *f;
 	int r;
 
-	ck.l = l;
 	f = fopencookie(&ck, "r", io);
 	if (!f)
 		return -errno;
@@ -124,15 +137,17 @@ static int read_pcap(struct lines *l, const char *path, in_record_fn fn,
 	while ((r = capture_read_next(cr, &msg, &len)) > 0) {
 		struct exit_msg m;
 
-		if (record_parse_nlmsg(msg, len, &m) < 0)
-			continue;	/* acks and others, as --replay does */
-		for (unsigned i = 0; i < m.n; i++) {
+		int p = record_parse_nlmsg(msg, len, &m);
+
+		malformed += p == -EBADMSG;
+		for (unsigned i = 0; p == 0 && i < m.n; i++) {
 			n->records++;
 			fn(arg, &m.rec[i], &m.rec[0]);
 		}
 	}
-	if (r < 0)
-		n->truncated++;
+	pcap_notes(path, malformed, r < 0);
+	n->malformed += malformed;
+	n->truncated += r < 0;
 	capture_read_close(cr);
 	return 0;
 }
@@ -190,7 +205,7 @@ static int read_text(struct lines *l, const char *path, bool json,
 		     const struct recread *proto, in_record_fn fn, void *arg,
 		     struct in_counts *n)
 {
-	static struct text_state s;
+	struct text_state s;
 	struct exit_record r;
 	const char *p;
 	size_t len;
