@@ -208,7 +208,7 @@ damage() {	# name file sed-expression
 	fi
 }
 
-echo "1..9"
+echo "1..10"
 python3 "$tmp/check.py" good "$tmp/good"
 damage bad-csv samples.csv 's/"a,b"/"a;b"/' &&
 	python3 "$tmp/check.py" bad-csv "$tmp/bad-csv" | grep 'csv check'
@@ -226,4 +226,15 @@ if grep -q 'x1b\[31mred' "$tmp/good/samples.txt" && ! grep -q "$(printf '\033')"
 	echo "ok - text shows ESC as a visible \\x1b escape"
 else
 	echo "not ok - text does not escape ESC visibly"
+fi
+# CSV header = JSON keys (checked above) = the names exitmon(8) documents:
+# every column is named in its OUTPUT section.
+missing=$(head -1 "$tmp/good/samples.csv" | tr ',' '\n' | while read -r c; do
+	sed -n '/^\.Sh OUTPUT/,/^\.Sh /p' "$top/man/exitmon.8" |
+		grep -qE "(^|Li |, )$c( |\$)" || echo "$c"
+done)
+if [ -z "$missing" ]; then
+	echo "ok - exitmon(8) OUTPUT names every column"
+else
+	echo "not ok - exitmon(8) OUTPUT lacks:" $missing
 fi
