@@ -31,6 +31,9 @@ void capture_close(struct capture_writer *w);
 
 /* Read: 0 ok; -EINVAL not a pcap of link type 253; -errno. */
 int capture_read_open(const char *path, struct capture_reader **out);
+/* The same over an open stream (a pipe, a decompressor); the reader owns
+ * f and closes it, also on failure. */
+int capture_read_stream(FILE *f, struct capture_reader **out);
 /* 1 with msg and len set (valid until the next call), 0 at the end,
  * -EMSGSIZE for an oversized packet that was skipped (reading goes on),
  * -EBADMSG for a truncated packet record (the end). */

@@ -14,7 +14,11 @@ struct filter {
 	uint32_t tgid, uid;
 };
 
-bool filter_match(const struct filter *f, const struct exit_record *r);
+/* r matches; its command and user are judged on who: r itself for a pid
+ * record, the pid record of the same message for a tgid record (the
+ * kernel sends a tgid record without comm or uid). */
+bool filter_match(const struct filter *f, const struct exit_record *r,
+		  const struct exit_record *who);
 /* Is glob a pattern fnmatch() reads as written?  An unclosed '[' or a
  * trailing backslash is refused: it would silently match nothing. */
 bool filter_glob_valid(const char *glob);

@@ -26,7 +26,12 @@ size_t format_header(enum out_format f, char *buf, size_t cap);
 size_t format_record(enum out_format f, const struct exit_record *r,
 		     char *buf, size_t cap);
 
+/* A command name alone, escaped as format f writes it in a record (JSON:
+ * with its quotes), snprintf semantics.  For other programs' tables. */
+size_t format_comm(enum out_format f, const char *comm, size_t len,
+		   char *buf, size_t cap);
+
 /* Worst-case length of one formatted record in any format (for buffers). */
-#define FORMAT_MAX_LINE 4096
+#define FORMAT_MAX_LINE 8192
 
 #endif

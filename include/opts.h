@@ -38,5 +38,10 @@ _Noreturn void opts_bad_value(const char *name, const char *val,
 void opts_no_operands(int argc, char **argv);
 /* "usage" (its own lines), then every option of the table. */
 void opts_help(FILE *f, const char *usage, const struct opt_desc *t, size_t n);
+/* Parse argv by table t: each option goes to fn(ctx, key, arg); an unknown
+ * option or a missing value is a usage error (one line, exit 2).  Returns
+ * the index of the first operand. */
+int opts_parse(int argc, char **argv, const struct opt_desc *t, size_t n,
+	       void (*fn)(void *ctx, int key, const char *arg), void *ctx);
 
 #endif

@@ -74,13 +74,14 @@ struct exit_record {
 	uint32_t stats_len;	/* length of the TYPE_STATS payload */
 	uint8_t comm_len;	/* bytes of comm before the first NUL */
 	char comm[TS_COMM_LEN + 1];	/* raw bytes, NUL-terminated for convenience */
-	bool attributed;	/* comm/uid/gid/ppid/pid taken from the pid record */
 	uint64_t present[REC_PRESENT_WORDS];
 	uint64_t v[F__COUNT];
 };
 
 /* What one taskstats message carried: a pid record, optionally followed
- * by the tgid record of the group whose last task that was. */
+ * by the tgid record of the group whose last task that was.  Both are as
+ * the kernel sent them: a tgid record has no comm (and 0 for uid, gid,
+ * ppid and pid); its identity is that of rec[0]. */
 struct exit_msg {
 	unsigned n;
 	struct exit_record rec[2];

@@ -10,10 +10,11 @@ set -eu
 # exitprobe: libbpf-dev, bpftool (skeletons), clang (-target bpf);
 # the unit's sandbox test: strace (the calls a run makes) and libseccomp2
 # (loads the unit's filter through ctypes; systemd depends on it anyway).
+# exitstat: zlib1g-dev (gzopen reads plain and gzip'd records alike).
 PACKAGES="build-essential pkg-config libnl-3-dev libnl-genl-3-dev libcap-dev
 libcmocka-dev perl mandoc python3 clang libclang-rt-dev gnuplot-nox
 prometheus iproute2 util-linux procps systemd libjson-c-dev valgrind
-libcap2-bin logrotate libbpf-dev bpftool strace libseccomp2"
+libcap2-bin logrotate libbpf-dev bpftool strace libseccomp2 zlib1g-dev"
 
 # libclang-rt-dev is versioned on Debian 12 (libclang-rt-14-dev).
 resolve() {

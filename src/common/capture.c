@@ -160,24 +160,20 @@ void capture_close(struct capture_writer *w)
 	free(w);
 }
 
-int capture_read_open(const char *path, struct capture_reader **out)
+int capture_read_stream(FILE *f, struct capture_reader **out)
 {
 	struct pcap_file_hdr h;
 	struct capture_reader *r = malloc(sizeof(*r));
-	int err = -EINVAL;
 
-	if (!r)
+	if (!r) {
+		fclose(f);
 		return -ENOMEM;
-	r->f = fopen(path, "rbe");
-	if (!r->f) {
-		err = -errno;
-		free(r);
-		return err;
 	}
+	r->f = f;
 	if (fread(&h, sizeof(h), 1, r->f) != 1 || h.magic != PCAP_MAGIC ||
 	    h.linktype != CAPTURE_LINKTYPE_NETLINK) {
 		capture_read_close(r);
-		return err;
+		return -EINVAL;
 	}
 	*out = r;
 	return 0;
@@ -194,6 +190,15 @@ static int skip(struct capture_reader *r, uint32_t n)
 		n -= (uint32_t)want;
 	}
 	return -EMSGSIZE;
+}
+
+int capture_read_open(const char *path, struct capture_reader **out)
+{
+	FILE *f = fopen(path, "rbe");
+
+	if (!f)
+		return -errno;
+	return capture_read_stream(f, out);
 }
 
 int capture_read_next(struct capture_reader *r, const void **msg, size_t *len)

@@ -10,13 +10,14 @@ uint32_t record_tgid(const struct exit_record *r)
 	return rec_has(r, F_TGID) ? (uint32_t)rec_get(r, F_TGID) : 0;
 }
 
-bool filter_match(const struct filter *f, const struct exit_record *r)
+bool filter_match(const struct filter *f, const struct exit_record *r,
+		  const struct exit_record *who)
 {
 	if (f->by_tgid && record_tgid(r) != f->tgid)
 		return false;
-	if (f->by_uid && (!rec_has(r, F_UID) || rec_get(r, F_UID) != f->uid))
+	if (f->by_uid && (!rec_has(who, F_UID) || rec_get(who, F_UID) != f->uid))
 		return false;
-	if (f->comm_glob && fnmatch(f->comm_glob, r->comm, 0) != 0)
+	if (f->comm_glob && fnmatch(f->comm_glob, who->comm, 0) != 0)
 		return false;
 	return true;
 }

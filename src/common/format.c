@@ -1,6 +1,6 @@
 /* Text, CSV and JSON lines output of exit records.
  *
- * One column table (COLUMNS below) drives every format: the CSV header, the
+ * One column table (COLUMNS in columns.h) drives every format: the CSV header, the
  * JSON keys and the text layout are all generated from it.
  *
  * comm is untrusted bytes (any task can name itself anything but NUL), so
@@ -31,66 +31,15 @@
  * caller's buffer (no snprintf per field); the worst-case line length is
  * bounded at compile time, which lets the inner loops skip bounds checks. */
 #include "format.h"
+#include "columns.h"
 
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
-enum col_kind {
-	C_FIELD,	/* a struct taskstats field as it is */
-	C_TYPE,		/* "pid" or "tgid" */
-	C_PID,		/* pid attribute, or the group's last task */
-	C_TGID,		/* the record's group id */
-	C_COMM,		/* untrusted bytes */
-	C_NICE,		/* signed, sent in an unsigned byte */
-	C_BTIME,	/* 64-bit begin time when sent, else the 32-bit one */
-	C_VERSION,	/* struct version as sent */
-};
-
-/* name, kind, field (C_FIELD, C_NICE), width in the text format (0: not
- * shown; comm is always shown, last).  The order is the CSV column order and
- * the JSON key order. */
-#define COLUMNS(X) \
-	X(type, C_TYPE, 0, 4) \
-	X(pid, C_PID, 0, 7) \
-	X(tgid, C_TGID, 0, 7) \
-	X(ppid, C_FIELD, F_PPID, 7) \
-	X(comm, C_COMM, 0, 0) \
-	X(uid, C_FIELD, F_UID, 6) \
-	X(gid, C_FIELD, F_GID, 0) \
-	X(exitcode, C_FIELD, F_EXITCODE, 8) \
-	X(flags, C_FIELD, F_FLAG, 0) \
-	X(nice, C_NICE, F_NICE, 0) \
-	X(btime, C_BTIME, 0, 0) \
-	X(elapsed_us, C_FIELD, F_ETIME, 11) \
-	X(utime_us, C_FIELD, F_UTIME, 10) \
-	X(stime_us, C_FIELD, F_STIME, 10) \
-	X(minflt, C_FIELD, F_MINFLT, 0) \
-	X(majflt, C_FIELD, F_MAJFLT, 0) \
-	X(cpu_run_real_ns, C_FIELD, F_CPU_RUN_REAL_TOTAL, 0) \
-	X(cpu_run_virtual_ns, C_FIELD, F_CPU_RUN_VIRTUAL_TOTAL, 0) \
-	X(cpu_count, C_FIELD, F_CPU_COUNT, 0) \
-	X(cpu_delay_ns, C_FIELD, F_CPU_DELAY_TOTAL, 12) \
-	X(blkio_count, C_FIELD, F_BLKIO_COUNT, 0) \
-	X(blkio_delay_ns, C_FIELD, F_BLKIO_DELAY_TOTAL, 14) \
-	X(swapin_count, C_FIELD, F_SWAPIN_COUNT, 0) \
-	X(swapin_delay_ns, C_FIELD, F_SWAPIN_DELAY_TOTAL, 0) \
-	X(freepages_delay_ns, C_FIELD, F_FREEPAGES_DELAY_TOTAL, 0) \
-	X(thrashing_delay_ns, C_FIELD, F_THRASHING_DELAY_TOTAL, 0) \
-	X(compact_delay_ns, C_FIELD, F_COMPACT_DELAY_TOTAL, 0) \
-	X(wpcopy_delay_ns, C_FIELD, F_WPCOPY_DELAY_TOTAL, 0) \
-	X(irq_delay_ns, C_FIELD, F_IRQ_DELAY_TOTAL, 0) \
-	X(nvcsw, C_FIELD, F_NVCSW, 0) \
-	X(nivcsw, C_FIELD, F_NIVCSW, 0) \
-	X(hiwater_rss_kb, C_FIELD, F_HIWATER_RSS, 0) \
-	X(hiwater_vm_kb, C_FIELD, F_HIWATER_VM, 0) \
-	X(read_char, C_FIELD, F_READ_CHAR, 0) \
-	X(write_char, C_FIELD, F_WRITE_CHAR, 0) \
-	X(read_bytes, C_FIELD, F_READ_BYTES, 0) \
-	X(write_bytes, C_FIELD, F_WRITE_BYTES, 0) \
-	X(cancelled_write_bytes, C_FIELD, F_CANCELLED_WRITE_BYTES, 0) \
-	X(version, C_VERSION, 0, 0)
+/* The column table (name, kind, field, text width) is COLUMNS in
+ * columns.h; its order is the CSV column order and the JSON key order. */
 
 /* Keys are stored padded to a fixed size so that they are copied with one
  * fixed-size memcpy (two vector moves, no call): the bytes past the key are
@@ -635,4 +584,22 @@ size_t format_record(enum out_format f, const struct exit_record *r,
 	}
 	*end = '\0';
 	return deliver(line, (size_t)(end - line), buf, cap);
+}
+
+size_t format_comm(enum out_format f, const char *comm, size_t len,
+		   char *buf, size_t cap)
+{
+	char tmp[8 * TS_COMM_LEN];
+	struct exit_record r;
+	char *end = tmp;
+
+	r.comm_len = (uint8_t)(len < TS_COMM_LEN ? len : TS_COMM_LEN);
+	memcpy(r.comm, comm, r.comm_len);
+	switch (f) {
+	case FMT_CSV: end = csv_comm(tmp, &r); break;
+	case FMT_JSONL: end = json_comm(tmp, &r); break;
+	case FMT_TEXT: end = text_comm(tmp, &r); break;
+	}
+	*end = '\0';
+	return deliver(tmp, (size_t)(end - tmp), buf, cap);
 }

@@ -80,3 +80,15 @@ void opts_help(FILE *f, const char *usage, const struct opt_desc *t, size_t n)
 		fprintf(f, "  %-28s %s\n", left, t[i].help);
 	}
 }
+
+int opts_parse(int argc, char **argv, const struct opt_desc *t, size_t n,
+	       void (*fn)(void *ctx, int key, const char *arg), void *ctx)
+{
+	struct opts o;
+	int key;
+
+	opts_init(&o, t, n);
+	while ((key = opts_next(&o, argc, argv)) != -1)
+		fn(ctx, key, optarg);
+	return optind;
+}

@@ -144,8 +144,8 @@ static const struct field_desc fields[F__COUNT] = {
 	FD(F_STIME, stime, "stime_us"),
 	FD(F_MINFLT, minflt, "minflt"),
 	FD(F_MAJFLT, majflt, "majflt"),
-	FD(F_COREMEM, coremem, "coremem"),
-	FD(F_VIRTMEM, virtmem, "virtmem"),
+	FD(F_COREMEM, coremem, "coremem_mb_us"),
+	FD(F_VIRTMEM, virtmem, "virtmem_mb_us"),
 	FD(F_HIWATER_RSS, hiwater_rss, "hiwater_rss_kb"),
 	FD(F_HIWATER_VM, hiwater_vm, "hiwater_vm_kb"),
 	FD(F_READ_CHAR, read_char, "read_char"),
@@ -168,7 +168,7 @@ static const struct field_desc fields[F__COUNT] = {
 	FD(F_COMPACT_COUNT, compact_count, "compact_count"),
 	FD(F_COMPACT_DELAY_TOTAL, compact_delay_total, "compact_delay_ns"),
 	FD(F_TGID, tgid, "ac_tgid"),
-	FD(F_TGETIME, tgetime, "tg_elapsed_ns"),
+	FD(F_TGETIME, tgetime, "tgetime_us"),
 	FD(F_EXE_DEV, exe_dev, "exe_dev"),
 	FD(F_EXE_INODE, exe_inode, "exe_inode"),
 	FD(F_WPCOPY_COUNT, wpcopy_count, "wpcopy_count"),
@@ -423,25 +423,6 @@ static int parse_aggr(const struct nlattr *nest, int id_type,
 				  layout_hint, r);
 }
 
-/* A TGID record carries no comm (and on old kernels little else): take the
- * task's identity from the pid record of the group's last task. */
-static void attribute_tgid(struct exit_record *tg, const struct exit_record *pid)
-{
-	static const enum rec_field ident[] = { F_UID, F_GID, F_PPID, F_PID };
-	unsigned i;
-
-	memcpy(tg->comm, pid->comm, sizeof(tg->comm));
-	tg->comm_len = pid->comm_len;
-	for (i = 0; i < sizeof(ident) / sizeof(ident[0]); i++) {
-		enum rec_field f = ident[i];
-
-		tg->v[f] = pid->v[f];
-		tg->present[f / 64] &= ~(1ull << (f % 64));
-		tg->present[f / 64] |= pid->present[f / 64] & (1ull << (f % 64));
-	}
-	tg->attributed = true;
-}
-
 static void set_field(struct exit_record *r, enum rec_field f, uint64_t v)
 {
 	r->v[f] = v;
@@ -481,8 +462,9 @@ int record_parse_attrs(const void *attrs, size_t len, struct exit_msg *out)
 		      &out->rec[1]) < 0)
 		return -EBADMSG;
 	out->n = 2;
-	attribute_tgid(&out->rec[1], &out->rec[0]);
-	/* Before v12 a pid record names no tgid; the message does. */
+	/* Before v12 a pid record names no tgid; the message does.  The tgid
+	 * record itself is left as the kernel sent it (no comm, uid, gid,
+	 * ppid): a reader that wants them joins on rec[0]. */
 	if (!rec_has(&out->rec[0], F_TGID))
 		set_field(&out->rec[0], F_TGID, out->rec[1].id);
 	return 0;

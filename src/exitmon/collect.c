@@ -43,11 +43,13 @@ bool collector_done(const struct collector *c)
 	return c->w.limit && atomic_load(c->w.taken) >= c->w.limit;
 }
 
-static void emit(struct collector *c, const struct exit_record *r)
+/* who: the pid record of r's message, whose identity a tgid record has. */
+static void emit(struct collector *c, const struct exit_record *r,
+		 const struct exit_record *who)
 {
 	size_t n;
 
-	if (!filter_match(c->w.filter, r)) {
+	if (!filter_match(c->w.filter, r, who)) {
 		c->n.filtered++;
 		return;
 	}
@@ -110,7 +112,7 @@ static void handle_msg(void *arg, const struct nlmsghdr *nh)
 			c->n.implausible += record_implausible(&m.rec[i]);
 		} else
 			c->n.records_tgid++;
-		emit(c, &m.rec[i]);
+		emit(c, &m.rec[i], &m.rec[0]);
 	}
 }
 

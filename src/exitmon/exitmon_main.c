@@ -22,7 +22,7 @@ enum {
 };
 
 static const struct opt_desc options[] = {
-	{ "format", 'f', "FMT", "output format: text, csv or jsonl (default text)" },
+	{ "format", 'f', "FMT", "text (default: 12 of the columns, for people), csv or jsonl (every column)" },
 	{ "output", 'o', "FILE", "write records to FILE (default standard output)" },
 	{ "cpus", OPT_CPUS, "LIST", "register for these CPUs (default: all possible)" },
 	{ "interval", OPT_INTERVAL, "MS", "drain the socket every MS milliseconds (default 10)" },

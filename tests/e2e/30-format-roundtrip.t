@@ -29,13 +29,24 @@ fi
 cat >"$tmp/check.py" <<'EOF'
 import csv, io, json, re, sys
 
-COLUMNS = ("type pid tgid ppid comm uid gid exitcode flags nice btime "
-           "elapsed_us utime_us stime_us minflt majflt cpu_run_real_ns "
-           "cpu_run_virtual_ns cpu_count cpu_delay_ns blkio_count "
-           "blkio_delay_ns swapin_count swapin_delay_ns freepages_delay_ns "
-           "thrashing_delay_ns compact_delay_ns wpcopy_delay_ns irq_delay_ns "
-           "nvcsw nivcsw hiwater_rss_kb hiwater_vm_kb read_char write_char "
-           "read_bytes write_bytes cancelled_write_bytes version").split()
+COLUMNS = ("type pid tgid ppid comm uid gid exitcode flags nice sched btime "
+           "exe_dev exe_inode elapsed_us utime_us stime_us utimescaled_us "
+           "stimescaled_us tgetime_us minflt majflt cpu_run_real_ns "
+           "cpu_run_virtual_ns cpu_scaled_run_real_ns cpu_count cpu_delay_ns "
+           "blkio_count blkio_delay_ns swapin_count swapin_delay_ns "
+           "freepages_count freepages_delay_ns thrashing_count "
+           "thrashing_delay_ns compact_count compact_delay_ns wpcopy_count "
+           "wpcopy_delay_ns irq_count irq_delay_ns cpu_delay_max_ns "
+           "cpu_delay_min_ns blkio_delay_max_ns blkio_delay_min_ns "
+           "swapin_delay_max_ns swapin_delay_min_ns freepages_delay_max_ns "
+           "freepages_delay_min_ns thrashing_delay_max_ns "
+           "thrashing_delay_min_ns compact_delay_max_ns compact_delay_min_ns "
+           "wpcopy_delay_max_ns wpcopy_delay_min_ns irq_delay_max_ns "
+           "irq_delay_min_ns soft_count soft_delay_ns soft_delay_max_ns "
+           "soft_delay_min_ns nvcsw nivcsw coremem_mb_us virtmem_mb_us "
+           "hiwater_rss_kb hiwater_vm_kb read_char write_char read_syscalls "
+           "write_syscalls read_bytes write_bytes cancelled_write_bytes "
+           "version").split()
 
 def unhex(s):
     return b"" if s == "-" else bytes.fromhex(s)
@@ -197,7 +208,7 @@ damage() {	# name file sed-expression
 	fi
 }
 
-echo "1..9"
+echo "1..10"
 python3 "$tmp/check.py" good "$tmp/good"
 damage bad-csv samples.csv 's/"a,b"/"a;b"/' &&
 	python3 "$tmp/check.py" bad-csv "$tmp/bad-csv" | grep 'csv check'
@@ -215,4 +226,15 @@ if grep -q 'x1b\[31mred' "$tmp/good/samples.txt" && ! grep -q "$(printf '\033')"
 	echo "ok - text shows ESC as a visible \\x1b escape"
 else
 	echo "not ok - text does not escape ESC visibly"
+fi
+# CSV header = JSON keys (checked above) = the names exitmon(8) documents:
+# every column is named in its OUTPUT section.
+missing=$(head -1 "$tmp/good/samples.csv" | tr ',' '\n' | while read -r c; do
+	sed -n '/^\.Sh OUTPUT/,/^\.Sh /p' "$top/man/exitmon.8" |
+		grep -qE "(^|Li |, )$c( |\$)" || echo "$c"
+done)
+if [ -z "$missing" ]; then
+	echo "ok - exitmon(8) OUTPUT names every column"
+else
+	echo "not ok - exitmon(8) OUTPUT lacks:" $missing
 fi

@@ -6,6 +6,8 @@
 #               FUZZ_SECONDS (60); new inputs go to tests/fuzz/corpus-work/,
 #               crashes to build-san/fuzz/crashes/ (copy them to
 #               tests/fuzz/regress/ once fixed)
+#   fuzz-recread  libFuzzer on the CSV / JSON lines readers (recread.c) for
+#               FUZZ_SECONDS, seeds in tests/fuzz/corpus-recread/
 #   fuzz-smoke  the same for FUZZ_SMOKE_SECONDS (30) from the seeds only,
 #               in a fresh work directory: a bounded pass for `make check`
 #   sanitize    the unit tests built with clang -fsanitize=address,undefined
@@ -39,7 +41,11 @@ SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(SAN_B)/tests/%)
 # Keep the test objects between runs (they are intermediate to make).
 .SECONDARY: $(UNIT_SRCS:%.c=$(SAN_B)/%.o)
 
-.PHONY: fuzz fuzz-smoke sanitize fuzz-seeds bench-format
+.PHONY: fuzz fuzz-recread fuzz-smoke sanitize fuzz-seeds bench-format
+
+# The readers' target: recread.c and the writers it round-trips through.
+RECREAD_FUZZ_SRCS  := src/common/recread.c src/common/format.c src/common/record.c
+RECREAD_SMOKE_SECONDS ?= 10
 
 $(SAN_B)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -71,13 +77,33 @@ $(SAN_B)/fuzz/replay: tests/fuzz/replay.c tests/fuzz/fuzz_record.c \
 	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ tests/fuzz/replay.c \
 	  tests/fuzz/fuzz_record.c $(FUZZ_LIB_SRCS) $(FUZZ_LIBS)
 
+$(SAN_B)/fuzz/fuzz_recread: tests/fuzz/fuzz_recread.c $(RECREAD_FUZZ_SRCS) \
+		include/recread.h include/format.h include/columns.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  FUZZ-LD $@")
+	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -o $@ \
+	  tests/fuzz/fuzz_recread.c $(RECREAD_FUZZ_SRCS)
+
+$(SAN_B)/fuzz/replay_recread: tests/fuzz/replay.c tests/fuzz/fuzz_recread.c \
+		$(RECREAD_FUZZ_SRCS) include/recread.h include/format.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD-SAN  $@")
+	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ tests/fuzz/replay.c \
+	  tests/fuzz/fuzz_recread.c $(RECREAD_FUZZ_SRCS)
+
+fuzz-recread: $(SAN_B)/fuzz/fuzz_recread
+	$(Q)mkdir -p tests/fuzz/corpus-recread-work $(SAN_B)/fuzz/crashes
+	$(Q)$(FUZZ_ENV) $< $(FUZZ_RUN_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
+	  -artifact_prefix=$(SAN_B)/fuzz/crashes/ \
+	  tests/fuzz/corpus-recread-work tests/fuzz/corpus-recread
+
 fuzz: $(SAN_B)/fuzz/fuzz_record
 	$(Q)mkdir -p tests/fuzz/corpus-work $(SAN_B)/fuzz/crashes
 	$(Q)$(FUZZ_ENV) $< $(FUZZ_RUN_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
 	  -artifact_prefix=$(SAN_B)/fuzz/crashes/ \
 	  tests/fuzz/corpus-work tests/fuzz/corpus tests/fuzz/regress
 
-fuzz-smoke: $(SAN_B)/fuzz/fuzz_record
+fuzz-smoke: $(SAN_B)/fuzz/fuzz_record $(SAN_B)/fuzz/fuzz_recread
 	$(Q)rm -rf $(SAN_B)/fuzz/smoke-corpus
 	$(Q)mkdir -p $(SAN_B)/fuzz/smoke-corpus $(SAN_B)/fuzz/crashes
 	$(Q)$(FUZZ_ENV) $< $(FUZZ_RUN_FLAGS) -max_total_time=$(FUZZ_SMOKE_SECONDS) \
@@ -86,16 +112,25 @@ fuzz-smoke: $(SAN_B)/fuzz/fuzz_record
 	  2>$(SAN_B)/fuzz/smoke.log || { tail -n 60 $(SAN_B)/fuzz/smoke.log; exit 1; }
 	$(Q)grep -E '^(stat::number_of_executed_units|Done)' \
 	  $(SAN_B)/fuzz/smoke.log | sed 's/^/fuzz-smoke: /'
+	$(Q)rm -rf $(SAN_B)/fuzz/smoke-recread
+	$(Q)mkdir -p $(SAN_B)/fuzz/smoke-recread
+	$(Q)$(FUZZ_ENV) $(SAN_B)/fuzz/fuzz_recread $(FUZZ_RUN_FLAGS) \
+	  -max_total_time=$(RECREAD_SMOKE_SECONDS) -artifact_prefix=$(SAN_B)/fuzz/crashes/ \
+	  $(SAN_B)/fuzz/smoke-recread tests/fuzz/corpus-recread \
+	  2>$(SAN_B)/fuzz/smoke-recread.log || { tail -n 60 $(SAN_B)/fuzz/smoke-recread.log; exit 1; }
+	$(Q)grep -E '^(stat::number_of_executed_units|Done)' \
+	  $(SAN_B)/fuzz/smoke-recread.log | sed 's/^/fuzz-smoke (readers): /'
 
 # exitmon itself under the sanitizers, replaying a real capture.
 $(SAN_B)/exitmon: $(SAN_B)/src/exitmon/exitmon_main.o $(SAN_B)/libexitmon.a
 	@$(if $(Q),echo "  LD-SAN  $@")
 	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-sanitize: $(SAN_UNIT_BINS) $(SAN_B)/fuzz/replay $(SAN_B)/exitmon
+sanitize: $(SAN_UNIT_BINS) $(SAN_B)/fuzz/replay $(SAN_B)/fuzz/replay_recread $(SAN_B)/exitmon
 	$(Q)set -e; for t in $(SAN_UNIT_BINS); do echo "== $$t"; \
 	  $(FUZZ_ENV) $$t; done
 	$(Q)$(FUZZ_ENV) $(SAN_B)/fuzz/replay tests/fuzz/regress tests/fuzz/corpus
+	$(Q)$(FUZZ_ENV) $(SAN_B)/fuzz/replay_recread tests/fuzz/corpus-recread
 	$(Q)set -e; for f in text csv jsonl; do echo "== exitmon --replay -f $$f (ASan, UBSan)"; \
 	  $(FUZZ_ENV) $(SAN_B)/exitmon --replay tests/data/real-v16.pcap -f $$f \
 	    --summary $(SAN_B)/replay.sum > /dev/null; done

@@ -133,7 +133,6 @@ static void test_version(void **state)
 	assert_int_equal(r->version, v);
 	assert_int_equal(r->layout, v);
 	assert_int_equal(r->stats_len, len);
-	assert_false(r->attributed);
 	check_fields(r, len, layout);
 	if (v == 1) {
 		assert_int_equal(r->comm_len, 0);
@@ -267,7 +266,9 @@ static void test_nested_flag(void **state)
 
 /* The tgid record takes comm/uid/gid/ppid/pid from the pid record; the
  * pid record (v12+) keeps its own ac_tgid. */
-static void test_pid_tgid_attribution(void **state)
+/* A tgid record is left as the kernel sent it: no comm, and the zero
+ * ids it carries; nothing is copied from the pid record. */
+static void test_pid_tgid_as_sent(void **state)
 {
 	static const enum rec_field ident[] = { F_UID, F_GID, F_PPID, F_PID };
 	size_t len = ts_struct_size(16);
@@ -294,13 +295,13 @@ static void test_pid_tgid_attribution(void **state)
 	assert_int_equal(out.rec[0].type, REC_PID);
 	assert_int_equal(out.rec[1].type, REC_TGID);
 	assert_int_equal(out.rec[1].id, 500);
-	assert_true(out.rec[1].attributed);
-	assert_false(out.rec[0].attributed);
-	assert_string_equal(out.rec[1].comm, "worker");
-	assert_int_equal(out.rec[1].comm_len, 6);
+	assert_string_equal(out.rec[0].comm, "worker");
+	assert_string_equal(out.rec[1].comm, "");
+	assert_int_equal(out.rec[1].comm_len, 0);
 	for (i = 0; i < 4; i++) {
 		assert_true(rec_has(&out.rec[1], ident[i]));
-		assert_int_equal(rec_get(&out.rec[1], ident[i]),
+		assert_int_equal(rec_get(&out.rec[1], ident[i]), 0);
+		assert_int_equal(rec_get(&out.rec[0], ident[i]),
 				 tsb_value(ident[i]));
 	}
 	/* Its own accounting stays its own. */
@@ -324,7 +325,7 @@ static void test_pid_gets_tgid_before_v12(void **state)
 		assert_int_equal(out.n, 2);
 		assert_true(rec_has(&out.rec[0], F_TGID));
 		assert_int_equal(rec_get(&out.rec[0], F_TGID), 320);
-		assert_string_equal(out.rec[1].comm, "old");
+		assert_string_equal(out.rec[0].comm, "old");
 	}
 	/* Without a TGID record there is nothing to take it from. */
 	tsb_exit_msg(&m, 11, 321, "old", 0, 0);
@@ -759,7 +760,7 @@ int main(void)
 		cmocka_unit_test(test_comm_full_length),
 		cmocka_unit_test(test_null_padding),
 		cmocka_unit_test(test_nested_flag),
-		cmocka_unit_test(test_pid_tgid_attribution),
+		cmocka_unit_test(test_pid_tgid_as_sent),
 		cmocka_unit_test(test_pid_gets_tgid_before_v12),
 		cmocka_unit_test(test_tgid_version0),
 		cmocka_unit_test(test_pid_version0),

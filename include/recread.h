@@ -1,0 +1,51 @@
+/* Reading exitmon's CSV and JSON lines back into struct exit_record: the
+ * inverse of format.c, driven by the same column table (columns.h).
+ *
+ * A CSV file names its columns in its header row and a JSON line in its
+ * keys, so a file is read by name, not position: columns this build does
+ * not know (a newer exitmon) are counted and skipped, columns it knows but
+ * the file lacks stay absent.  comm comes back as the exact bytes format.c
+ * wrote (CSV: raw bytes, RFC 4180 quoting; JSON: \u00XX is byte XX). */
+#ifndef EXITMON_RECREAD_H
+#define EXITMON_RECREAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "record.h"
+
+#define RECREAD_MAX_COLS 512
+
+struct recread {
+	unsigned ncols;			/* CSV: columns in the header */
+	short map[RECREAD_MAX_COLS];	/* file column -> our column, -1 unknown */
+	unsigned unknown;		/* columns (CSV) or keys (JSON) not known */
+	char first_unknown[48];		/* the first of them, for the note */
+	/* Columns to decode; the rest are skipped (faster).  All by default. */
+	bool want[RECREAD_MAX_COLS];
+};
+
+/* Start reading: every column wanted, nothing known about the file. */
+void recread_init(struct recread *rr);
+/* Decode only columns that feed these fields (plus type, ids, comm,
+ * version, which are always decoded). */
+void recread_want_fields(struct recread *rr, const enum rec_field *f, size_t n);
+
+/* The CSV header row (without its newline).  0; -EPROTO when it is not an
+ * exitmon header (no type and pid columns); -E2BIG for too many columns. */
+int recread_csv_header(struct recread *rr, const char *line, size_t len);
+
+/* One CSV row (without its newline; quoted fields may hold newlines).
+ * 0, or -EBADMSG for a row that does not fit the header. */
+int recread_csv(const struct recread *rr, const char *line, size_t len,
+		struct exit_record *r);
+
+/* Whether a CSV line so far ends inside a quoted field (the row goes on
+ * on the next line). */
+bool recread_csv_open_quote(const char *line, size_t len);
+
+/* One JSON line (an object).  0, or -EBADMSG. */
+int recread_json(struct recread *rr, const char *line, size_t len,
+		 struct exit_record *r);
+
+#endif

@@ -1,0 +1,232 @@
+/* exitstat: what exitmon's records say, summarised the way sa(8) does for
+ * acct(5), or listed the way lastcomm(1) does. */
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stat_group.h"
+#include "stat_input.h"
+#include "log.h"
+#include "numparse.h"
+#include "opts.h"
+#include "stat_report.h"
+#include "stat_select.h"
+
+enum {
+	OPT_COMM = 256, OPT_EXITCODE, OPT_SIGNALLED, OPT_SINCE, OPT_UNTIL,
+};
+
+static const struct opt_desc options[] = {
+	{ "group", 'g', "comm|uid|tgid|exe", "summarise per command (default), user, process or executable" },
+	{ "sort", 's', "COLUMN", "sort by this summary column (default cpu_run_virtual_ns), largest first" },
+	{ "reverse", 'r', NULL, "smallest first" },
+	{ "top", 'n', "N", "only the first N groups (TOTAL still counts all)" },
+	{ "percent", 'c', NULL, "exits, CPU and elapsed time also as a share of the total" },
+	{ "list", 'l', NULL, "list single exits (lastcomm style) instead of a summary" },
+	{ "format", 'f', "table|csv|jsonl", "aligned table (default) or exitmon-named CSV / JSON lines" },
+	{ "comm", OPT_COMM, "GLOB", "only commands matching GLOB" },
+	{ "user", 'u', "USER", "only this user (name or uid)" },
+	{ "exitcode", OPT_EXITCODE, "N", "only exits with this wait status (exit code x 256, or the signal)" },
+	{ "signalled", OPT_SIGNALLED, NULL, "only tasks killed by a signal" },
+	{ "since", OPT_SINCE, "TIME", "only tasks that exited at or after TIME (@EPOCH or YYYY-MM-DD[ HH:MM[:SS]])" },
+	{ "until", OPT_UNTIL, "TIME", "only tasks that exited before TIME" },
+	{ "help", 'h', NULL, "show this help and exit" },
+	{ "version", 'V', NULL, "show the version and exit" },
+};
+#define N_OPTIONS (sizeof(options) / sizeof(options[0]))
+
+struct cfg {
+	enum group_by by;
+	struct report_opts rep;
+	struct select sel;
+	bool list;
+	char **files;
+	int nfiles;
+};
+
+struct run {
+	const struct cfg *cfg;
+	struct groups g;
+	uint64_t selected, nomem;
+};
+
+static void parse_group(const char *s, enum group_by *by)
+{
+	static const char *const names[] = { "comm", "uid", "tgid", "exe" };
+
+	for (int i = 0; i < 4; i++) {
+		if (strcmp(s, names[i]) == 0) {
+			*by = (enum group_by)i;
+			return;
+		}
+	}
+	usage_die("--group '%s': use comm, uid, tgid or exe", s);
+}
+
+static void parse_user(const char *s, struct filter *f)
+{
+	struct passwd *pw = getpwnam(s);
+
+	f->by_uid = true;
+	if (pw)
+		f->uid = pw->pw_uid;
+	else if (parse_u32(s, 0, UINT32_MAX, &f->uid) < 0)
+		usage_die("--user '%s': no such user (give a name or a uid)", s);
+}
+
+static void parse_time(const char *opt, const char *s, int64_t *t, bool *set)
+{
+	if (stat_select_parse_time(s, t) < 0)
+		usage_die("%s '%s': give @EPOCH or YYYY-MM-DD[ HH:MM[:SS]]", opt, s);
+	*set = true;
+}
+
+static void parse_option(void *ctx, int key, const char *arg)
+{
+	struct cfg *c = ctx;
+	uint64_t v;
+
+	switch (key) {
+	case 'g': parse_group(arg, &c->by); break;
+	case 's':
+		if (stat_from_name(arg, &c->rep.sort) < 0)
+			usage_die("--sort '%s': not a summary column (exits, cpu_us, "
+				  "elapsed_us, cpu_delay_ns, ...; see exitstat(1))", arg);
+		break;
+	case 'r': c->rep.ascending = true; break;
+	case 'n':
+		if (parse_u64(arg, 1, SIZE_MAX, &v) < 0)
+			usage_die("--top '%s': give a count of 1 or more", arg);
+		c->rep.top = (size_t)v;
+		break;
+	case 'c': c->rep.percent = true; break;
+	case 'l': c->list = true; break;
+	case 'f':
+		if (stat_report_fmt_from_name(arg, &c->rep.fmt) < 0)
+			usage_die("--format '%s': use table, csv or jsonl", arg);
+		break;
+	case OPT_COMM: c->sel.f.comm_glob = arg; break;
+	case 'u': parse_user(arg, &c->sel.f); break;
+	case OPT_EXITCODE:
+		if (parse_u32(arg, 0, UINT32_MAX, &c->sel.exitcode) < 0)
+			usage_die("--exitcode '%s': give a wait status such as 0, 256 or 9", arg);
+		c->sel.by_exitcode = true;
+		break;
+	case OPT_SIGNALLED: c->sel.signalled = true; break;
+	case OPT_SINCE: parse_time("--since", arg, &c->sel.since, &c->sel.since_set); break;
+	case OPT_UNTIL: parse_time("--until", arg, &c->sel.until, &c->sel.until_set); break;
+	case 'h':
+		opts_help(stdout, "Usage: exitstat [OPTION]... [FILE]...\n"
+			  "Summarise or list the exit records exitmon wrote (CSV, JSON "
+			  "lines or pcap; gzip'd or not; - or none: standard input).",
+			  options, N_OPTIONS);
+		exit(0);
+	case 'V': printf("exitstat %s\n", EXITMON_VERSION); exit(0);
+	}
+}
+
+static void parse_args(int argc, char **argv, struct cfg *c)
+{
+	static char *stdin_only[] = { "-" };
+	int first = opts_parse(argc, argv, options, N_OPTIONS, parse_option, c);
+
+	c->files = first < argc ? argv + first : stdin_only;
+	c->nfiles = first < argc ? argc - first : 1;
+}
+
+static void on_record(void *arg, const struct exit_record *r,
+		      const struct exit_record *who)
+{
+	struct run *run = arg;
+
+	if (!stat_select_match(&run->cfg->sel, r, who))
+		return;
+	run->selected++;
+	if (run->cfg->list) {
+		if (r->type == REC_PID || run->cfg->rep.fmt != REP_TABLE)
+			stat_report_list_record(stdout, run->cfg->rep.fmt, r);
+		return;
+	}
+	if (stat_groups_add(&run->g, r) < 0)
+		run->nomem++;
+}
+
+/* The figures behind the table, to stderr: what was read, what was not. */
+static void read_note(const struct run *run, const struct in_counts *n)
+{
+	if (run->cfg->list)
+		return;
+	fprintf(stderr, "%s: %llu records read, %llu selected: %llu pid rows summed, "
+		"%llu tgid rows not summed (their threads are pid rows); %llu "
+		"implausible records kept out of the delay columns\n", progname,
+		(unsigned long long)n->records, (unsigned long long)run->selected,
+		(unsigned long long)run->g.total.exits,
+		(unsigned long long)run->g.tgid_rows,
+		(unsigned long long)run->g.total.implausible);
+}
+
+/* Every input in turn: the exit status, or its negative when no input
+ * could be read at all. */
+static int read_all(struct run *run, struct in_counts *n)
+{
+	const struct cfg *c = run->cfg;
+	static const enum rec_field need[] = {
+		F_UID, F_EXITCODE, F_FLAG, F_BTIME, F_BTIME64, F_ETIME, F_UTIME,
+		F_STIME, F_CPU_RUN_VIRTUAL_TOTAL, F_CPU_COUNT, F_CPU_DELAY_TOTAL, F_BLKIO_COUNT,
+		F_BLKIO_DELAY_TOTAL, F_SWAPIN_COUNT, F_SWAPIN_DELAY_TOTAL,
+		F_CPU_DELAY_MAX, F_BLKIO_DELAY_MAX, F_SWAPIN_DELAY_MAX,
+		F_READ_BYTES, F_WRITE_BYTES, F_HIWATER_RSS, F_EXE_DEV,
+		F_EXE_INODE, F_FREEPAGES_DELAY_TOTAL, F_THRASHING_DELAY_TOTAL,
+		F_COMPACT_DELAY_TOTAL, F_WPCOPY_DELAY_TOTAL, F_IRQ_DELAY_TOTAL,
+		F_SOFT_DELAY_TOTAL,
+	};
+	struct recread proto;
+	int status = 0, read_ok = 0;
+
+	recread_init(&proto);
+	/* A listing writes whole records; a summary needs a few columns. */
+	if (!c->list)
+		recread_want_fields(&proto, need, sizeof(need) / sizeof(need[0]));
+	for (int i = 0; i < c->nfiles; i++) {
+		int r = stat_input_read(c->files[i], &proto, on_record, run, n);
+
+		if (r < 0 && r != -EPROTO)
+			warnmsg("cannot read %s: %s", c->files[i], strerror(-r));
+		if (r < 0)
+			status = EXIT_RUNTIME;
+		else
+			read_ok++;
+	}
+	/* Nothing readable: no empty table that looks like an answer. */
+	return read_ok ? status : -EXIT_RUNTIME;
+}
+
+int main(int argc, char **argv)
+{
+	struct cfg c = { .by = BY_COMM, .rep = { .sort = S_CPU_RUN } };
+	struct in_counts n = { 0 };
+	struct run run = { .cfg = &c };
+	int status;
+
+	log_init(argv[0]);
+	parse_args(argc, argv, &c);
+	if (stat_groups_init(&run.g, c.by) < 0)
+		die(EXIT_RUNTIME, "out of memory");
+	if (c.list)
+		stat_report_list_header(stdout, c.rep.fmt);
+	status = read_all(&run, &n);
+	if (status < 0)
+		return -status;
+	if (run.nomem)
+		die(EXIT_RUNTIME, "out of memory after %llu groups",
+		    (unsigned long long)run.g.n);
+	if (!c.list && stat_report_summary(stdout, &run.g, &c.rep) < 0)
+		die(EXIT_RUNTIME, "out of memory sorting %zu groups", run.g.n);
+	read_note(&run, &n);
+	stat_groups_free(&run.g);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		die(EXIT_RUNTIME, "cannot write the output: %s", strerror(errno));
+	return status;
+}

@@ -1,0 +1,282 @@
+/* Reading inputs (see input.h).  One buffered line reader over zlib for the
+ * text formats; pcap goes to capture.c's reader through a stdio stream over
+ * the same zlib handle, and each message to record.c's parser, exactly as
+ * exitmon --replay does. */
+#include "stat_input.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "capture.h"
+#include "log.h"
+
+#define BUF_SIZE (1u << 20)
+
+struct lines {
+	gzFile g;
+	char *buf;
+	size_t start, end;	/* unread bytes: buf[start..end) */
+	bool eof;
+};
+
+static int fill(struct lines *l)
+{
+	int got;
+
+	if (l->start > 0) {
+		memmove(l->buf, l->buf + l->start, l->end - l->start);
+		l->end -= l->start;
+		l->start = 0;
+	}
+	if (l->end == BUF_SIZE)
+		return -E2BIG;
+	got = gzread(l->g, l->buf + l->end, (unsigned)(BUF_SIZE - l->end));
+	if (got < 0)
+		return -EIO;
+	if (got == 0)
+		l->eof = true;
+	l->end += (size_t)got;
+	return 0;
+}
+
+/* The next line, without its newline: 1; 0 at the end; 2 for a last line
+ * without newline (truncated: a writer stopped mid-line); -E2BIG for a
+ * line longer than the buffer; -EIO.  CSV rows may hold newlines inside
+ * quotes: csv says so. */
+static int next_line(struct lines *l, bool csv, const char **p, size_t *n)
+{
+	size_t from = l->start;
+
+	for (;;) {
+		char *nl = memchr(l->buf + from, '\n', l->end - from);
+
+		if (nl && csv && memchr(l->buf + l->start, '"', (size_t)(nl - l->buf) - l->start) &&
+		    recread_csv_open_quote(l->buf + l->start, (size_t)(nl - l->buf) - l->start)) {
+			from = (size_t)(nl - l->buf) + 1;
+			continue;
+		}
+		if (nl) {
+			*p = l->buf + l->start;
+			*n = (size_t)(nl - l->buf) - l->start;
+			l->start += *n + 1;
+			return 1;
+		}
+		if (l->eof) {
+			*p = l->buf + l->start;
+			*n = l->end - l->start;
+			l->start = l->end;
+			return *n ? 2 : 0;
+		}
+		from -= l->start;
+		if (fill(l) < 0)
+			return l->end == BUF_SIZE ? -E2BIG : -EIO;
+	}
+}
+
+/* ---- pcap through capture.c, over the same zlib stream ------------------ */
+
+struct cookie {
+	struct lines *l;
+};
+
+static ssize_t cookie_read(void *c, char *buf, size_t size)
+{
+	struct lines *l = ((struct cookie *)c)->l;
+	size_t have = l->end - l->start;
+	int got;
+
+	if (have) {
+		if (have > size)
+			have = size;
+		memcpy(buf, l->buf + l->start, have);
+		l->start += have;
+		return (ssize_t)have;
+	}
+	got = gzread(l->g, buf, (unsigned)(size > INT32_MAX ? INT32_MAX : size));
+	return got < 0 ? -1 : got;
+}
+
+/* Messages that are not exit records (acks, errors) are passed over, as
+ * --replay does; malformed ones and a cut-short last packet are counted and
+ * named. */
+static void pcap_notes(const char *path, uint64_t malformed, bool cut)
+{
+	if (malformed)
+		warnmsg("%s: %llu malformed messages skipped", path,
+			(unsigned long long)malformed);
+	if (cut)
+		warnmsg("%s: the capture ends inside a packet (cut short), the rest "
+			"not read", path);
+}
+
+static int read_pcap(struct lines *l, const char *path, in_record_fn fn,
+		     void *arg, struct in_counts *n)
+{
+	struct cookie ck = { l };
+	cookie_io_functions_t io = { .read = cookie_read };
+	struct capture_reader *cr;
+	uint64_t malformed = 0;
+	const void *msg;
+	size_t len;
+	FILE *f;
+	int r;
+
+	f = fopencookie(&ck, "r", io);
+	if (!f)
+		return -errno;
+	if ((r = capture_read_stream(f, &cr)) < 0) {
+		warnmsg("%s: a pcap file, but not of netlink messages (link type 253): "
+			"not an exitmon --capture", path);
+		return r == -EINVAL ? -EPROTO : r;
+	}
+	while ((r = capture_read_next(cr, &msg, &len)) > 0) {
+		struct exit_msg m;
+
+		int p = record_parse_nlmsg(msg, len, &m);
+
+		malformed += p == -EBADMSG;
+		for (unsigned i = 0; p == 0 && i < m.n; i++) {
+			n->records++;
+			fn(arg, &m.rec[i], &m.rec[0]);
+		}
+	}
+	pcap_notes(path, malformed, r < 0);
+	n->malformed += malformed;
+	n->truncated += r < 0;
+	capture_read_close(cr);
+	return 0;
+}
+
+/* ---- text formats -------------------------------------------------------------- */
+
+struct text_state {
+	struct recread rr;
+	struct exit_record last_pid;
+	bool have_pid;
+	uint64_t malformed, truncated;
+};
+
+static void text_record(struct text_state *s, const struct exit_record *r,
+			in_record_fn fn, void *arg, struct in_counts *n)
+{
+	n->records++;
+	if (r->type == REC_PID) {
+		s->last_pid = *r;
+		s->have_pid = true;
+		fn(arg, r, r);
+	} else {
+		/* The pid row of the same message is the one just before. */
+		fn(arg, r, s->have_pid ? &s->last_pid : r);
+	}
+}
+
+static int text_line(struct text_state *s, bool json, const char *p, size_t len,
+		     struct exit_record *r)
+{
+	if (json)
+		return recread_json(&s->rr, p, len, r);
+	/* A header again: files concatenated into one stream. */
+	if (len > 5 && memcmp(p, "type,", 5) == 0)
+		return recread_csv_header(&s->rr, p, len) < 0 ? -EBADMSG : 1;
+	return recread_csv(&s->rr, p, len, r);
+}
+
+static void text_notes(const char *path, const struct text_state *s, bool json)
+{
+	if (s->rr.unknown)
+		warnmsg("%s: %u %s%s this exitstat does not know (first: %s), "
+			"ignored: written by a newer exitmon?", path, s->rr.unknown,
+			json ? "key" : "column", s->rr.unknown == 1 ? "" : "s",
+			s->rr.first_unknown);
+	if (s->truncated)
+		warnmsg("%s: the last line is cut short (no newline), not counted: "
+			"the writer was stopped mid-line", path);
+	if (s->malformed)
+		warnmsg("%s: %llu malformed lines skipped", path,
+			(unsigned long long)s->malformed);
+}
+
+static int read_text(struct lines *l, const char *path, bool json,
+		     const struct recread *proto, in_record_fn fn, void *arg,
+		     struct in_counts *n)
+{
+	struct text_state s;
+	struct exit_record r;
+	const char *p;
+	size_t len;
+	int k;
+
+	memset(&s, 0, sizeof(s));
+	s.rr = *proto;
+	if (!json) {
+		if ((k = next_line(l, false, &p, &len)) <= 0 ||
+		    recread_csv_header(&s.rr, p, len) < 0) {
+			warnmsg("%s: not exitmon's CSV or JSON lines (no header row with "
+				"type and pid columns): give exitstat what exitmon -f csv, "
+				"-f jsonl or --capture wrote", path);
+			return k < 0 ? k : -EPROTO;
+		}
+	}
+	while ((k = next_line(l, !json, &p, &len)) > 0) {
+		int ret;
+
+		if (k == 2) {
+			s.truncated++;
+			break;
+		}
+		ret = text_line(&s, json, p, len, &r);
+		if (ret < 0)
+			s.malformed++;
+		else if (ret == 0)
+			text_record(&s, &r, fn, arg, n);
+	}
+	text_notes(path, &s, json);
+	n->malformed += s.malformed;
+	n->truncated += s.truncated;
+	n->unknown_cols += s.rr.unknown;
+	return k < 0 ? k : 0;
+}
+
+static bool is_pcap(const struct lines *l)
+{
+	static const unsigned char le[4] = { 0xd4, 0xc3, 0xb2, 0xa1 };
+	static const unsigned char be[4] = { 0xa1, 0xb2, 0xc3, 0xd4 };
+
+	return l->end >= 4 && (!memcmp(l->buf, le, 4) || !memcmp(l->buf, be, 4));
+}
+
+int stat_input_read(const char *path, const struct recread *proto, in_record_fn fn,
+	       void *arg, struct in_counts *n)
+{
+	struct lines l = { 0 };
+	int r, fd = strcmp(path, "-") ? -1 : dup(0);
+
+	l.g = fd >= 0 ? gzdopen(fd, "rb") : strcmp(path, "-") ? gzopen(path, "rb") : NULL;
+	if (!l.g) {
+		r = errno ? -errno : -ENOMEM;
+		if (fd >= 0)
+			close(fd);
+		return r;
+	}
+	gzbuffer(l.g, 256 * 1024);
+	l.buf = malloc(BUF_SIZE);
+	if (!l.buf) {
+		r = -ENOMEM;
+		goto out;
+	}
+	if ((r = fill(&l)) < 0)
+		goto out;
+	if (is_pcap(&l))
+		r = read_pcap(&l, path, fn, arg, n);
+	else
+		r = read_text(&l, path, l.end > 0 && l.buf[0] == '{', proto, fn, arg, n);
+out:
+	free(l.buf);
+	gzclose(l.g);
+	return r;
+}

@@ -1,0 +1,27 @@
+/* exitstat's inputs: exitmon's CSV, JSON lines and pcap captures, plain or
+ * gzip'd (zlib reads both alike), from files or standard input ("-").
+ * Every record goes to one callback with the identity it is judged by:
+ * itself for a pid row, the pid row of the same message for a tgid row. */
+#ifndef EXITSTAT_STAT_INPUT_H
+#define EXITSTAT_STAT_INPUT_H
+
+#include <stdint.h>
+
+#include "record.h"
+#include "recread.h"
+
+struct in_counts {
+	uint64_t records, malformed, truncated, unknown_cols;
+};
+
+typedef void (*in_record_fn)(void *arg, const struct exit_record *r,
+			     const struct exit_record *who);
+
+/* Read one input.  proto: which columns to decode (recread_want_fields).
+ * Returns 0; -EPROTO for a file that is not exitmon's (a note was
+ * printed); -errno when it cannot be read.  Notes (unknown columns, a
+ * truncated last line, malformed lines) go to stderr, one line each. */
+int stat_input_read(const char *path, const struct recread *proto, in_record_fn fn,
+	       void *arg, struct in_counts *n);
+
+#endif

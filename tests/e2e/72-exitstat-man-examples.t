@@ -1,0 +1,38 @@
+#!/bin/bash
+# Every example in exitstat(1) runs as printed (on files made from the real
+# v16 capture under the names the examples use), and the page is lint clean.
+. "$(dirname "$0")/lib.sh"
+EXITSTAT=$TOP/exitstat
+[ -x "$EXITSTAT" ] || { echo "Bail out! $EXITSTAT not built"; exit 1; }
+PAGE=$TOP/man/exitstat.1
+D=$TOP/tests/data
+
+out=$(mandoc -Tlint -Wwarning "$PAGE" 2>&1)
+check "exitstat(1) is lint clean${out:+: $out}" [ -z "$out" ]
+
+cd "$T" || exit 1
+cp "$D/real-v16.csv" exits.csv
+cp "$D/real-v16.csv" exits.csv.1
+gzip -c "$D/real-v16.csv" >exits.csv.2.gz
+cp "$D/real-v16.jsonl" exits.jsonl
+cp "$D/real-v16.pcap" exits.pcap
+n=0
+while IFS= read -r cmd; do
+	n=$((n + 1))
+	case $cmd in
+	exitstat\ *) ;;
+	*) nok "example $n starts with exitstat: $cmd"; continue ;;
+	esac
+	# eval: the examples quote their globs as a shell would.
+	eval "\"\$EXITSTAT\" ${cmd#exitstat }" >"ex$n.out" 2>"ex$n.err"
+	rc=$?
+	check "example $n exits 0: $cmd" [ $rc -eq 0 ]
+	check "example $n prints" [ -s "ex$n.out" ]
+	[ $rc -eq 0 ] || sed 's/^/# /' "ex$n.err"
+done < <(man_examples "$PAGE")
+check "the page has examples ($n)" [ $n -ge 6 ]
+check "the rotated example reads three files" grep -q "^exitstat: 102 records read" ex1.err
+check "the glob example lists the 16 xcap exits" [ "$(grep -c '^xcap' ex5.out)" -eq 16 ]
+check "the CSV example is CSV with exitmon's header" \
+	[ "$(head -1 ex7.out)" = "$(head -1 exits.csv)" ]
+done_testing

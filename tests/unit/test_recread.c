@@ -1,0 +1,253 @@
+/* Unit tests of the record readers (src/common/recread.c): whatever
+ * format.c writes, in CSV or JSON lines, reads back to the same record
+ * (every field, its presence, the exact comm bytes); headers are read by
+ * name (unknown columns counted, missing ones absent, foreign files
+ * refused); malformed rows are refused whole. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "format.h"
+#include "recread.h"
+
+static char line[FORMAT_MAX_LINE], head[FORMAT_MAX_LINE];
+
+static void rec_set(struct exit_record *r, enum rec_field f, uint64_t v)
+{
+	r->v[f] = v;
+	r->present[f / 64] |= 1ull << (f % 64);
+}
+
+/* A record with every field but the ones its type writes elsewhere (the
+ * pid column of a pid row is its id; btime is read back as btime64). */
+static void make(struct exit_record *r, enum rec_type t, const char *comm,
+		 size_t n, unsigned seed, unsigned nfields)
+{
+	memset(r, 0, sizeof(*r));
+	r->type = t;
+	r->id = 1000 + seed;
+	r->version = r->layout = 16;
+	memcpy(r->comm, comm, n);
+	r->comm_len = (uint8_t)n;
+	for (unsigned f = 0; f < nfields && f < F__COUNT; f++) {
+		if (f == F_BTIME || (t == REC_PID && f == F_PID) ||
+		    (t == REC_TGID && f == F_TGID))
+			continue;
+		rec_set(r, (enum rec_field)f, f == F_NICE ? (uint8_t)-7 :
+			f == F_PID || f == F_TGID ? UINT32_MAX - seed :	/* u32 ids */
+			f % 5 == 0 ? UINT64_MAX - f : (uint64_t)f * 977 * seed);
+	}
+}
+
+static void same(const struct exit_record *a, const struct exit_record *b)
+{
+	assert_int_equal(a->type, b->type);
+	assert_int_equal(a->id, b->id);
+	assert_int_equal(a->version, b->version);
+	assert_int_equal(a->comm_len, b->comm_len);
+	assert_memory_equal(a->comm, b->comm, a->comm_len);
+	for (unsigned f = 0; f < F__COUNT; f++) {
+		if (rec_has(a, (enum rec_field)f) != rec_has(b, (enum rec_field)f))
+			fail_msg("field %s: presence differs", rec_field_name((enum rec_field)f));
+		if (rec_has(a, (enum rec_field)f))
+			assert_int_equal(rec_get(a, (enum rec_field)f), rec_get(b, (enum rec_field)f));
+	}
+}
+
+static const struct { const char *s; size_t n; } comms[] = {
+	{ "bash", 4 }, { "", 0 }, { "a,b", 3 }, { "say \"hi\"", 8 },
+	{ "two\nlines", 9 }, { " pad ", 5 }, { "\xff\xfe latin", 8 },
+	{ "caf\xc3\xa9", 5 }, { "back\\slash\t", 11 },
+	{ "0123456789abcdef0123456789abcdef", 32 },
+};
+#define NCOMMS (sizeof(comms) / sizeof(comms[0]))
+
+static void roundtrip(enum out_format f)
+{
+	struct recread rr;
+	struct exit_record a, b;
+
+	recread_init(&rr);
+	if (f == FMT_CSV) {
+		size_t n = format_header(FMT_CSV, head, sizeof(head));
+
+		assert_int_equal(recread_csv_header(&rr, head, n - 1), 0);
+		assert_int_equal(rr.unknown, 0);
+	}
+	for (unsigned i = 0; i < NCOMMS * 4; i++) {
+		size_t n;
+
+		make(&a, i % 2 ? REC_TGID : REC_PID, comms[i % NCOMMS].s,
+		     comms[i % NCOMMS].n, i + 1, i % 3 ? F__COUNT : 30 + i);
+		n = format_record(f, &a, line, sizeof(line));
+		assert_true(n > 0 && n < sizeof(line));
+		if (f == FMT_CSV)
+			assert_int_equal(recread_csv(&rr, line, n - 1, &b), 0);
+		else
+			assert_int_equal(recread_json(&rr, line, n - 1, &b), 0);
+		same(&a, &b);
+	}
+}
+
+static void test_csv_roundtrip(void **state)
+{
+	(void)state;
+	roundtrip(FMT_CSV);
+}
+
+static void test_json_roundtrip(void **state)
+{
+	(void)state;
+	roundtrip(FMT_JSONL);
+}
+
+/* Columns are found by name: another order, a column we do not know
+ * (counted), a column we know but the file lacks (absent). */
+static void test_csv_header_by_name(void **state)
+{
+	static const char h[] = "tgid,future_ns,comm,type,pid,utime_us";
+	struct recread rr;
+	struct exit_record r;
+
+	(void)state;
+	recread_init(&rr);
+	assert_int_equal(recread_csv_header(&rr, h, strlen(h)), 0);
+	assert_int_equal(rr.unknown, 1);
+	assert_string_equal(rr.first_unknown, "future_ns");
+	assert_int_equal(recread_csv(&rr, "7,99,x,pid,8,5", 14, &r), 0);
+	assert_int_equal(r.type, REC_PID);
+	assert_int_equal(r.id, 8);
+	assert_int_equal(rec_get(&r, F_TGID), 7);
+	assert_int_equal(rec_get(&r, F_UTIME), 5);
+	assert_false(rec_has(&r, F_STIME));
+	assert_string_equal(r.comm, "x");
+
+	recread_init(&rr);
+	assert_int_equal(recread_csv_header(&rr, "a,b,c", 5), -EPROTO);
+	recread_init(&rr);
+	assert_int_equal(recread_csv_header(&rr, "type,comm", 9), -EPROTO);
+}
+
+static void test_csv_malformed(void **state)
+{
+	static const char *const bad[] = {
+		"pid,1,2",			/* too few fields */
+		"pid,1,2,x,5,6",			/* too many */
+		"pid,1,2,x",			/* comm fine, utime missing: too few */
+		"pid,1a,2,x,5",			/* junk in a number */
+		"pid,1,2,x,18446744073709551616",	/* 2^64 */
+		"pid,4294967296,2,x,5",		/* pid beyond 32 bits */
+		"task,1,2,x,5",			/* unknown type */
+		"tgid,1,,x,5",			/* a tgid row without its tgid */
+		"pid,1,2,\"0123456789abcdef0123456789abcdefX\",5",	/* comm > 32 */
+		"pid,1,2,\"open,5",		/* unterminated quote */
+		"pid,1,2,\"a\"b,5",		/* junk after a quote */
+	};
+	static const char h[] = "type,pid,tgid,comm,utime_us";
+	struct recread rr;
+	struct exit_record r;
+
+	(void)state;
+	recread_init(&rr);
+	assert_int_equal(recread_csv_header(&rr, h, strlen(h)), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (recread_csv(&rr, bad[i], strlen(bad[i]), &r) != -EBADMSG)
+			fail_msg("accepted: %s", bad[i]);
+	assert_int_equal(recread_csv(&rr, "pid,1,,,", 8, &r), 0);
+	assert_false(rec_has(&r, F_TGID));
+	assert_int_equal(r.comm_len, 0);
+}
+
+static void test_json_malformed(void **state)
+{
+	static const char *const bad[] = {
+		"", "[]", "{", "{\"type\":\"pid\"}",	/* no pid */
+		"{\"type\":\"pid\",\"pid\":1", "{\"type\":\"pid\",\"pid\":1}x",
+		"{\"type\":\"pid\",\"pid\":-1}", "{\"type\":pid,\"pid\":1}",
+		"{\"type\":\"pid\",\"pid\":1,\"comm\":\"\\u0100\"}",
+		"{\"type\":\"pid\",\"pid\":1,\"comm\":\"\\q\"}",
+		"{\"type\":\"pid\",\"pid\":1,\"comm\":7}",
+		"{\"type\":\"pid\",\"pid\":1,\"utime_us\":\"7\"}",
+		"{\"type\":\"pid\",\"pid\":1,\"utime_us\":1.5}",
+	};
+	struct recread rr;
+	struct exit_record r;
+	static const char ok[] = "{ \"pid\" : 3, \"type\":\"pid\",\"comm\":\"\\u00ffa\\n\","
+				 "\"utime_us\":null,\"new_key\":[1],\"nice\":-20}";
+
+	(void)state;
+	recread_init(&rr);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (recread_json(&rr, bad[i], strlen(bad[i]), &r) != -EBADMSG)
+			fail_msg("accepted: %s", bad[i]);
+	recread_init(&rr);
+	/* An unknown key's value that is not a number or string: refused,
+	 * since a reader cannot skip what it cannot parse. */
+	assert_int_equal(recread_json(&rr, ok, strlen(ok), &r), -EBADMSG);
+	recread_init(&rr);
+	static const char ok2[] = "{ \"pid\" : 3, \"type\":\"pid\",\"comm\":\"\\u00ffa\\n\","
+				  "\"utime_us\":null,\"new_key\":5,\"nice\":-20}";
+	assert_int_equal(recread_json(&rr, ok2, strlen(ok2), &r), 0);
+	assert_int_equal(r.id, 3);
+	assert_memory_equal(r.comm, "\xff" "a\n", 3);
+	assert_int_equal(r.comm_len, 3);
+	assert_false(rec_has(&r, F_UTIME));
+	assert_int_equal(rec_get(&r, F_NICE), (uint8_t)-20);
+	assert_int_equal(rr.unknown, 1);
+	assert_string_equal(rr.first_unknown, "new_key");
+}
+
+/* Only wanted columns are decoded; ids, type and comm always are. */
+static void test_want_fields(void **state)
+{
+	static const enum rec_field want[] = { F_UTIME };
+	struct recread rr;
+	struct exit_record a, b;
+	size_t n;
+
+	(void)state;
+	make(&a, REC_PID, "w", 1, 3, F__COUNT);
+	recread_init(&rr);
+	recread_want_fields(&rr, want, 1);
+	n = format_header(FMT_CSV, head, sizeof(head));
+	assert_int_equal(recread_csv_header(&rr, head, n - 1), 0);
+	n = format_record(FMT_CSV, &a, line, sizeof(line));
+	assert_int_equal(recread_csv(&rr, line, n - 1, &b), 0);
+	assert_int_equal(rec_get(&b, F_UTIME), rec_get(&a, F_UTIME));
+	assert_true(rec_has(&b, F_TGID));
+	assert_false(rec_has(&b, F_STIME));
+	assert_string_equal(b.comm, "w");
+	n = format_record(FMT_JSONL, &a, line, sizeof(line));
+	assert_int_equal(recread_json(&rr, line, n - 1, &b), 0);
+	assert_int_equal(rec_get(&b, F_UTIME), rec_get(&a, F_UTIME));
+	assert_false(rec_has(&b, F_STIME));
+}
+
+static void test_open_quote(void **state)
+{
+	(void)state;
+	assert_false(recread_csv_open_quote("pid,1,\"a\"\"b\",2", 15));
+	assert_true(recread_csv_open_quote("pid,1,\"two", 10));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_csv_roundtrip),
+		cmocka_unit_test(test_json_roundtrip),
+		cmocka_unit_test(test_csv_header_by_name),
+		cmocka_unit_test(test_csv_malformed),
+		cmocka_unit_test(test_json_malformed),
+		cmocka_unit_test(test_want_fields),
+		cmocka_unit_test(test_open_quote),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,57 @@
+#!/bin/bash
+# make bench-exitstat: exitstat's reading speed against a plain awk summary
+# of the same file, measured side by side.
+#
+# Builds a CSV of RECORDS rows (default 10 million) from a real collection
+# (tests/data/real-v16.csv: its pid rows repeated with 1000 command names),
+# then runs, in ABBA order, `exitstat -f csv` (the default per-command
+# summary: 18 figures per group) and an awk script that computes only exits
+# and utime+stime per command.  Reports CPU time (user+sys of the child),
+# records per second per core, and the ratio.
+#
+#   tools/bench-exitstat.sh [RECORDS [ROUNDS]]
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+RECORDS=${1:-10000000}
+ROUNDS=${2:-2}
+T=$(mktemp -d /tmp/exitstat-bench.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+[ -x "$TOP/exitstat" ] || { echo "bench-exitstat: $TOP/exitstat is not built: run make" >&2; exit 1; }
+
+head -1 "$TOP/tests/data/real-v16.csv" >"$T/big.csv"
+grep '^pid,' "$TOP/tests/data/real-v16.csv" >"$T/rows"
+awk -F, -v OFS=, -v n="$RECORDS" '
+	{ row[NR] = $0 } END {
+		for (i = 0; i < n; i++) {
+			$0 = row[i % NR + 1]; $2 = i; $5 = "cmd" (i % 1000); print
+		}
+	}' "$T/rows" >>"$T/big.csv"
+size=$(stat -c %s "$T/big.csv")
+echo "bench-exitstat: $RECORDS records, $((size / 1048576)) MiB, $(nproc) CPUs, $ROUNDS ABBA rounds" >&2
+
+# cpu CMD...: user+sys seconds of CMD (its output discarded)
+cpu() {
+	local TIMEFORMAT='%U + %S'
+	{ time "$@" >/dev/null 2>&1; } 2>&1 | bc
+}
+run_exitstat() { "$TOP/exitstat" -f csv "$T/big.csv"; }
+run_awk() {
+	awk -F, 'NR > 1 && $1 == "pid" { n[$5]++; c[$5] += $16 + $17 }
+		 END { for (k in n) print k "," n[k] "," c[k] }' "$T/big.csv"
+}
+cat "$T/big.csv" >/dev/null	# page cache warm for both
+: >"$T/res"
+for r in $(seq "$ROUNDS"); do
+	for p in exitstat awk awk exitstat; do
+		echo "$p $(cpu "run_$p")" >>"$T/res"
+	done
+done
+awk -v n="$RECORDS" '
+	{ s[$1] += $2; k[$1]++ }
+	END {
+		e = s["exitstat"] / k["exitstat"]; a = s["awk"] / k["awk"]
+		printf "exitstat: %.2f s CPU, %.2f M records/s per core\n", e, n / e / 1e6
+		printf "awk:      %.2f s CPU, %.2f M records/s per core\n", a, n / a / 1e6
+		printf "ratio exitstat/awk records per second: %.1f\n", a / e
+	}' "$T/res"
