@@ -24,6 +24,7 @@
 #include "sweep_plan.h"
 #include "sweep_plot.h"
 #include "sweep_progress.h"
+#include "sweep_probe.h"
 #include "sweep_proc.h"
 #include "sweep_report.h"
 #include "sweep_run.h"
@@ -33,7 +34,7 @@
 enum {
 	OPT_TGID = 256, OPT_BACKGROUND, OPT_MMAP, OPT_KILL_BATCH, OPT_COHORT,
 	OPT_CSV, OPT_JSON, OPT_PLOT, OPT_EXITMON, OPT_EXITGEN, OPT_RUN_TIMEOUT,
-	OPT_QUIET, OPT_SEED, OPT_WORKERS, OPT_BATCH,
+	OPT_QUIET, OPT_SEED, OPT_WORKERS, OPT_BATCH, OPT_PROBE, OPT_EXITPROBE,
 };
 
 static const struct opt_desc options[] = {
@@ -74,6 +75,11 @@ static const struct opt_desc options[] = {
 	  "exitsweep, else PATH)" },
 	{ "exitgen", OPT_EXITGEN, "PATH", "the generator (default: next to "
 	  "exitsweep, else PATH)" },
+	{ "probe", OPT_PROBE, "MODE", "overhead: run each exitgen under exitprobe "
+	  "to time taskstats_exit() in the kernel: auto (default; off when it "
+	  "cannot run), fentry, sample or off" },
+	{ "exitprobe", OPT_EXITPROBE, "PATH", "the probe (default: next to "
+	  "exitsweep, in the sbin directory, else PATH)" },
 	{ "run-timeout", OPT_RUN_TIMEOUT, "SECONDS", "give up on a run after "
 	  "SECONDS (default: from its expected length)" },
 	{ "quiet", OPT_QUIET, NULL, "no progress on standard error" },
@@ -93,7 +99,7 @@ static const struct opt_desc options[] = {
 struct raw_opts {
 	const char *kind, *rates, *tgid, *listener, *delayacct, *runs, *count,
 		   *seed, *background, *mmap, *kill_batch, *cohort, *work,
-		   *workers, *batch;
+		   *workers, *batch, *probe;
 };
 
 static void list_or_die(int r, const char *opt, const char *arg, const char *what)
@@ -164,6 +170,8 @@ static void parse_args(int argc, char **argv, struct sweep_config *cfg,
 		case OPT_PLOT: set_path(&cfg->plot, optarg); break;
 		case OPT_EXITMON: set_path(&cfg->exitmon, optarg); break;
 		case OPT_EXITGEN: set_path(&cfg->exitgen, optarg); break;
+		case OPT_EXITPROBE: set_path(&cfg->exitprobe, optarg); break;
+		case OPT_PROBE: o->probe = optarg; break;
 		case OPT_RUN_TIMEOUT:
 			if (parse_double(optarg, 0.1, 1e7, &cfg->run_timeout) < 0)
 				usage_die("bad value for --run-timeout: '%s' "
@@ -200,6 +208,12 @@ static void configure(struct sweep_config *cfg, const struct raw_opts *o)
 	only_for("kill-batch", o->kill_batch, KIND_REAP, cfg->kind);
 	only_for("cohort", o->cohort, KIND_COHORT, cfg->kind);
 	only_for("work", o->work, KIND_COHORT, cfg->kind);
+	only_for("probe", o->probe, KIND_OVERHEAD, cfg->kind);
+	if (o->probe && sweep_probe_parse_mode(o->probe, &cfg->probe) < 0)
+		usage_die("bad value for --probe: '%s' (auto, fentry, sample or off)",
+			  o->probe);
+	if (!o->probe)
+		cfg->probe = cfg->kind == KIND_OVERHEAD ? PROBE_AUTO : PROBE_OFF;
 
 	for (int d = 0; d < DIM_COUNT; d++)
 		sweep_plan_single(&cfg->dim[d], 0, "-");
@@ -298,7 +312,7 @@ static bool changes_dacct(const struct sweep_config *cfg)
 	return false;
 }
 
-static char exitmon_buf[PATH_MAX], exitgen_buf[PATH_MAX];
+static char exitmon_buf[PATH_MAX], exitgen_buf[PATH_MAX], exitprobe_buf[PATH_MAX];
 
 static void locate(const char **path, const char *name, char *buf, size_t len,
 		   const char *opt)
@@ -309,8 +323,9 @@ static void locate(const char **path, const char *name, char *buf, size_t len,
 		return;
 	}
 	if (sweep_proc_locate(name, buf, len) < 0)
-		die(EXIT_RUNTIME, "cannot find %s next to exitsweep or in PATH; "
-		    "build it (make %s) or give --%s PATH", name, name, opt);
+		die(EXIT_RUNTIME, "cannot find %s next to exitsweep, in %s or in PATH; "
+		    "build it (make %s) or give --%s PATH", name, sweep_proc_sbindir,
+		    name, opt);
 	*path = buf;
 }
 
@@ -484,6 +499,52 @@ static int sweep(struct sweep_config *cfg, struct sweep_machine *m)
 	return status;
 }
 
+/* --probe: find exitprobe and prove it runs here.  auto falls back to off
+ * with the reason (said once, at the top of the report); an explicit
+ * method that cannot run is an error. */
+static void probe_setup(struct run_env *env, struct sweep_config *cfg)
+{
+	char err[1024];
+	bool asked = cfg->probe == PROBE_FENTRY || cfg->probe == PROBE_SAMPLE;
+	int r;
+
+	if (cfg->probe == PROBE_OFF) {
+		cfg->exitprobe = NULL;
+		snprintf(cfg->probe_note, sizeof(cfg->probe_note), "off (--probe off)");
+		return;
+	}
+	snprintf(cfg->probe_method, sizeof(cfg->probe_method), "%s",
+		 sweep_probe_method_arg(cfg->probe));
+	if (cfg->exitprobe) {
+		if (access(cfg->exitprobe, X_OK) < 0)
+			die(EXIT_USAGE, "--exitprobe %s: %s", cfg->exitprobe, strerror(errno));
+	} else if (sweep_proc_locate("exitprobe", exitprobe_buf, sizeof(exitprobe_buf)) == 0) {
+		cfg->exitprobe = exitprobe_buf;
+	} else {
+		if (asked)
+			die(EXIT_RUNTIME, "--probe %s: cannot find exitprobe next to "
+			    "exitsweep, in %s or in PATH; build it or give --exitprobe PATH",
+			    cfg->probe_method, sweep_proc_sbindir);
+		cfg->probe = PROBE_OFF;
+		snprintf(cfg->probe_note, sizeof(cfg->probe_note),
+			 "off: exitprobe not found (next to exitsweep, in %s, in PATH)",
+			 sweep_proc_sbindir);
+		return;
+	}
+	r = sweep_run_probe_check(env, cfg, err, sizeof(err));
+	if (r == -EINTR) {
+		remove_tmpdir();
+		sweep_sig_reraise();
+	}
+	if (r < 0 && asked)
+		die(EXIT_RUNTIME, "--probe %s cannot run: %s", cfg->probe_method, err);
+	if (r < 0) {
+		cfg->probe = PROBE_OFF;
+		cfg->exitprobe = NULL;
+		snprintf(cfg->probe_note, sizeof(cfg->probe_note), "off: %.200s", err);
+	}
+}
+
 static int compare_cmd(int argc, char **argv)
 {
 	char err[1024];
@@ -568,6 +629,10 @@ int main(int argc, char **argv)
 			    "root, CAP_NET_ADMIN; or use --listener none)", err);
 	}
 
+	if (cfg.kind == KIND_OVERHEAD)
+		probe_setup(&env, &cfg);
+	if (cfg.kind == KIND_OVERHEAD && !cfg.quiet)
+		fprintf(stderr, "%s: probe %s\n", progname, cfg.probe_note);
 	status = sweep(&cfg, &machine);
 	if (sweep_interrupted) {
 		remove_tmpdir();
