@@ -259,7 +259,7 @@ static void fake_sweep(struct sweep_config *cfg, struct sweep_plan *plan,
 	m->struct_version = 16;
 	snprintf(m->exitmon_version, sizeof(m->exitmon_version), "exitmon 0.1.0");
 	snprintf(m->exitgen_version, sizeof(m->exitgen_version), "exitgen 0.1.0");
-	snprintf(m->exitsweep_version, sizeof(m->exitsweep_version), "0.1.0");
+	snprintf(m->exitsweep_version, sizeof(m->exitsweep_version), "exitsweep 0.1.0");
 	snprintf(m->started, sizeof(m->started), "2026-12-02T00:00:00Z");
 }
 

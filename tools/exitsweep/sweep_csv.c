@@ -36,9 +36,22 @@ static void str(FILE *f, const char *s)
 	sweep_csv_field(f, s);
 }
 
-static void machine_cols(FILE *f, const struct sweep_config *cfg,
-			 const struct sweep_machine *m)
+static size_t runs_done(const struct sweep_plan *plan)
 {
+	size_t done = 0;
+
+	for (size_t i = 0; i < plan->n_runs; i++)
+		done += plan->runs[i].done;
+	return done;
+}
+
+/* Every row says which machine, and whether the sweep finished: an
+ * interrupted one is partial, runs_done of runs_planned. */
+static void machine_cols(FILE *f, const struct sweep_config *cfg,
+			 const struct sweep_plan *plan, const struct sweep_machine *m)
+{
+	size_t done = runs_done(plan);
+
 	str(f, m->hostname);
 	str(f, m->kernel);
 	str(f, m->arch);
@@ -48,8 +61,11 @@ static void machine_cols(FILE *f, const struct sweep_config *cfg,
 	str(f, m->exitmon_version);
 	str(f, m->exitgen_version);
 	str(f, m->exitsweep_version);
+	str(f, m->exitprobe_version);
+	str(f, cfg->kind == KIND_OVERHEAD ? cfg->probe_note : "");
 	str(f, m->started);
-	fprintf(f, ",%llu\n", (unsigned long long)cfg->seed);
+	fprintf(f, ",%llu,%s,%zu,%zu\n", (unsigned long long)cfg->seed,
+		done < plan->n_runs ? "true" : "false", done, plan->n_runs);
 }
 
 static void dims(FILE *f, const struct sweep_config *cfg,
@@ -81,7 +97,8 @@ void sweep_csv_print(FILE *f, const struct sweep_config *cfg,
 		fputs(",groups", f);
 	fputs(",hostname,kernel,arch,cpus,cpu_model,struct_version,"
 	      "delayacct_original,exitmon_version,exitgen_version,"
-	      "exitsweep_version,started,seed\n", f);
+	      "exitsweep_version,exitprobe_version,probe,started,seed,partial,"
+	      "runs_done,runs_planned\n", f);
 
 	for (size_t i = 0; i < plan->n_runs; i++) {
 		const struct sweep_run *r = &plan->runs[i];
@@ -101,7 +118,7 @@ void sweep_csv_print(FILE *f, const struct sweep_config *cfg,
 				fputc(',', f);
 		if (cohort)
 			str(f, r->groups);
-		machine_cols(f, cfg, m);
+		machine_cols(f, cfg, plan, m);
 	}
 	for (size_t oi = 0; oi < plan->n_cells; oi++) {
 		size_t c = a->order[oi];
@@ -118,7 +135,7 @@ void sweep_csv_print(FILE *f, const struct sweep_config *cfg,
 				num(f, s->m[k].has_ci ? s->m[k].ci.half : NAN);
 		if (cohort)
 			fputc(',', f);
-		machine_cols(f, cfg, m);
+		machine_cols(f, cfg, plan, m);
 	}
 }
 

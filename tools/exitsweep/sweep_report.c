@@ -130,7 +130,7 @@ static void header(FILE *f, const struct sweep_config *cfg,
 	for (size_t i = 0; i < plan->n_runs; i++)
 		done += plan->runs[i].done;
 	sweep_report_matrix(matrix, sizeof(matrix), cfg);
-	fprintf(f, "exitsweep %s, kind %s, on %s: Linux %s %s, %ld CPUs (%s)\n",
+	fprintf(f, "%s, kind %s, on %s: Linux %s %s, %ld CPUs (%s)\n",
 		m->exitsweep_version, sweep_kind_name(cfg->kind), m->hostname,
 		m->kernel, m->arch, m->cpus, m->cpu_model);
 	if (m->struct_version)
