@@ -350,8 +350,8 @@ static void common_groups(const struct sweep_plan *plan, size_t c, char *buf,
 		snprintf(buf, len, "-");
 }
 
-static void cell_table(FILE *f, const struct sweep_config *cfg,
-		       const struct sweep_plan *plan, const struct analysis *a)
+/* The per-cell metrics of a kind's means table, in order. */
+static const enum sweep_metric *cell_metrics(enum sweep_kind k, size_t *n)
 {
 	static const enum sweep_metric overhead[] = { M_ACHIEVED, M_USER, M_SYS,
 		M_ELAPSED, M_MON_USER, M_MON_SYS };
@@ -359,38 +359,70 @@ static void cell_table(FILE *f, const struct sweep_config *cfg,
 		M_FORK_REAP_P99, M_KILL_REAP, M_KILL_BG, M_SYS, M_ELAPSED };
 	static const enum sweep_metric cohort[] = { M_FIRST, M_LAST, M_SPREAD,
 		M_CPU_DELAY_MEAN, M_CPU_DELAY_MAX, M_BLKIO_DELAY_MEAN,
-		M_RUN_REAL_MEAN, M_EXCLUDED };
-	const enum sweep_metric *mets = cfg->kind == KIND_REAP ? reap :
-					cfg->kind == KIND_COHORT ? cohort : overhead;
-	size_t nm = cfg->kind == KIND_REAP ? sizeof(reap) / sizeof(reap[0]) :
-		    cfg->kind == KIND_COHORT ? sizeof(cohort) / sizeof(cohort[0]) :
-		    sizeof(overhead) / sizeof(overhead[0]);
+		M_RUN_REAL_MEAN, M_EXCLUDED, M_IMPLAUSIBLE };
+
+	if (k == KIND_REAP) {
+		*n = sizeof(reap) / sizeof(reap[0]);
+		return reap;
+	}
+	if (k == KIND_COHORT) {
+		*n = sizeof(cohort) / sizeof(cohort[0]);
+		return cohort;
+	}
+	*n = sizeof(overhead) / sizeof(overhead[0]);
+	return overhead;
+}
+
+/* Counts are summed over the runs; the rest are means with intervals. */
+static void metric_heading(struct sweep_table *t, const struct metric_desc *md)
+{
+	if (md->summed)
+		sweep_table_cell(t, "%s (all runs)", md->label);
+	else if (md->unit[0] && strcmp(md->unit, "1/s"))
+		sweep_table_cell(t, "%s %s", md->label, md->unit);
+	else
+		sweep_table_cell(t, "%s", md->label);
+}
+
+static void metric_value(struct sweep_table *t, const struct metric_desc *md,
+			 const struct metric_stats *ms)
+{
+	char b1[32], b2[32];
+
+	if (md->summed)
+		sweep_table_cell(t, "%s", ms->n ? sweep_fmt_sig(b1, sizeof(b1), ms->sum, 1) : "-");
+	else if (ms->has_ci)
+		sweep_table_cell(t, "%s ±%s", sweep_fmt_sig(b1, sizeof(b1), ms->mean, 4),
+				 sweep_fmt_sig(b2, sizeof(b2), ms->ci.half, 2));
+	else
+		sweep_table_cell(t, "%s", sweep_fmt_sig(b1, sizeof(b1), ms->mean, 4));
+}
+
+static void cell_table(FILE *f, const struct sweep_config *cfg,
+		       const struct sweep_plan *plan, const struct analysis *a)
+{
+	size_t nm;
+	const enum sweep_metric *mets = cell_metrics(cfg->kind, &nm);
 	enum sweep_dim row = sweep_kind_row_dim(cfg->kind), g[DIM_COUNT];
 	size_t ng = sweep_report_group_dims(cfg, DIM_COUNT, g);
 	bool groups = cfg->kind == KIND_COHORT;
-	size_t ncols = 1 + ng + 1 + nm + groups;
-	struct sweep_table *t = sweep_table_new(ncols);
-	char b1[32], b2[32];
+	struct sweep_table *t = sweep_table_new(1 + ng + 1 + nm + groups);
+	char b1[32];
 
 	if (!t)
 		return;
 	fprintf(f, "\nMeans per cell (± half width of the 95%% interval of the mean)%s\n\n",
 		cfg->kind == KIND_OVERHEAD ? ", user/sys tick-sampled" :
-		cfg->kind == KIND_COHORT ? ";\ndelays over the records left after "
-		"Excluded (per run: records that waited longer than they lived)" : "");
+		cfg->kind == KIND_COHORT ? ";\ndelays leave out the Excluded records "
+		"(waited longer than they lived; Implausible: exitmon's\ncount over "
+		"the whole socket)" : "");
 	sweep_table_row(t);
 	sweep_table_cell(t, "%s", row == DIM_RATE ? "Exit rate" : sweep_report_dim_heading(row));
 	for (size_t i = 0; i < ng; i++)
 		sweep_table_cell(t, "%s", sweep_report_dim_heading(g[i]));
 	sweep_table_cell(t, "Runs");
-	for (size_t j = 0; j < nm; j++) {
-		const struct metric_desc *md = &sweep_metrics[mets[j]];
-
-		if (md->unit[0] && strcmp(md->unit, "1/s"))
-			sweep_table_cell(t, "%s %s", md->label, md->unit);
-		else
-			sweep_table_cell(t, "%s", md->label);
-	}
+	for (size_t j = 0; j < nm; j++)
+		metric_heading(t, &sweep_metrics[mets[j]]);
 	if (groups)
 		sweep_table_cell(t, "Groups (runs)");
 	if (row != DIM_WORK)
@@ -400,22 +432,14 @@ static void cell_table(FILE *f, const struct sweep_config *cfg,
 	for (size_t oi = 0; oi < plan->n_cells; oi++) {
 		size_t ci = a->order[oi];
 		const struct sweep_cell *c = &plan->cells[ci];
-		const struct cell_stats *s = &a->cells[ci];
 
 		sweep_table_row(t);
 		sweep_table_cell(t, "%s", cell_label(cfg, c, row));
 		for (size_t d = 0; d < ng; d++)
 			sweep_table_cell(t, "%s", cell_label(cfg, c, g[d]));
-		sweep_table_cell(t, "%zu", s->runs);
-		for (size_t j = 0; j < nm; j++) {
-			const struct metric_stats *ms = &s->m[mets[j]];
-
-			if (ms->has_ci)
-				sweep_table_cell(t, "%s ±%s", sweep_fmt_sig(b1, sizeof(b1), ms->mean, 4),
-					   sweep_fmt_sig(b2, sizeof(b2), ms->ci.half, 2));
-			else
-				sweep_table_cell(t, "%s", sweep_fmt_sig(b1, sizeof(b1), ms->mean, 4));
-		}
+		sweep_table_cell(t, "%zu", a->cells[ci].runs);
+		for (size_t j = 0; j < nm; j++)
+			metric_value(t, &sweep_metrics[mets[j]], &a->cells[ci].m[mets[j]]);
 		if (groups) {
 			common_groups(plan, ci, b1, sizeof(b1));
 			sweep_table_cell(t, "%s", b1);
