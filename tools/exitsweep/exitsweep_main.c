@@ -631,6 +631,9 @@ int main(int argc, char **argv)
 
 	if (cfg.kind == KIND_OVERHEAD)
 		probe_setup(&env, &cfg);
+	if (cfg.exitprobe)
+		sweep_machine_prog_version(cfg.exitprobe, machine.exitprobe_version,
+				     sizeof(machine.exitprobe_version));
 	if (cfg.kind == KIND_OVERHEAD && !cfg.quiet)
 		fprintf(stderr, "%s: probe %s\n", progname, cfg.probe_note);
 	status = sweep(&cfg, &machine);

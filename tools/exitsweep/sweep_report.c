@@ -153,7 +153,9 @@ static void header(FILE *f, const struct sweep_config *cfg,
 		wall_s, interrupted ? " (INTERRUPTED: partial results)" : "",
 		m->started);
 	if (cfg->kind == KIND_OVERHEAD)
-		fprintf(f, "probe: %s\n", cfg->probe_note[0] ? cfg->probe_note : "off");
+		fprintf(f, "probe: %s%s%s\n", m->exitprobe_version,
+			m->exitprobe_version[0] ? ", " : "",
+			cfg->probe_note[0] ? cfg->probe_note : "off");
 }
 
 /* The figure of metric m among the nm figures of one row starting at i. */
