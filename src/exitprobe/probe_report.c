@@ -21,6 +21,12 @@ static const char *const class_labels[PROBE_NCLASS] = {
 	"tgid off, listener", "tgid on,  listener",
 };
 
+const char *probe_method_name(enum probe_method m)
+{
+	return m == METHOD_FENTRY ? "fentry" : m == METHOD_SAMPLE ? "sample" :
+	       "auto";
+}
+
 const char *report_class_key(unsigned cls)
 {
 	return cls < PROBE_NCLASS ? class_keys[cls] : "?";
