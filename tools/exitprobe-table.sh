@@ -1,15 +1,20 @@
 #!/bin/sh
 # The README's exitprobe figures, as commands (run as root):
 #
-#   tools/exitprobe-table.sh table [-n EXITS] [-r RATE]
+#   tools/exitprobe-table.sh table [-n EXITS] [-r RATE] [-w SECONDS]
 #       taskstats_exit() ns per exit for thread and process exits, each
 #       without and with an exitmon listener (declared with --listener-pid):
 #       one `exitprobe --method sample` run of EXITS exits (40000) at RATE
-#       exits/s (4000) per cell.
-#   tools/exitprobe-table.sh overhead [-b BLOCKS] [-d SECONDS]
+#       exits/s (4000) per cell.  On a machine where other collectors come
+#       and go, -w waits up to SECONDS before each cell for a moment when a
+#       short probe sees no listener at all, and reruns a cell (up to 3
+#       times) that met a foreign one; the "foreign" column says whether
+#       a cell is clean anyway.
+#   tools/exitprobe-table.sh overhead [-b BLOCKS] [-d SECONDS] [-p US]
 #       what the probe costs the workload: `exitgen --shape thread --rate
 #       max` alone and under exitprobe, in ABBA blocks (alone, probed,
-#       probed, alone) of SECONDS (1) each; BLOCKS (5) blocks; prints the
+#       probed, alone) of SECONDS (1) each; BLOCKS (5) blocks; the probe
+#       samples every US microseconds (100); prints the
 #       median rates and the median of the per-block ratios probed/alone.
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,10 +33,29 @@ median() {
 		if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# quiet: no listener met by 200 exits (none of ours runs at that time).
+quiet() {
+	"$EXITPROBE" --method sample --summary "$tmp/q.sum" -q -- \
+		"$EXITGEN" --shape process --count 200 --rate 2000 -q &&
+		[ "$(kv "$tmp/q.sum" exits_listener)" -eq 0 ]
+}
+
+wait_quiet() {
+	end=$(( $(date +%s) + wait_s ))
+	until [ "$wait_s" -eq 0 ] || quiet || [ "$(date +%s)" -ge "$end" ]; do
+		sleep 2
+	done
+}
+
 cell() { # cell SHAPE LISTENER-ARGS...
 	shape=$1; shift
-	"$EXITPROBE" --method sample --summary "$tmp/c.sum" -q "$@" -- \
-		"$EXITGEN" --shape "$shape" --count "$n" --rate "$rate" -q
+	for try in 1 2 3; do
+		wait_quiet
+		"$EXITPROBE" --method sample --summary "$tmp/c.sum" -q "$@" -- \
+			"$EXITGEN" --shape "$shape" --count "$n" --rate "$rate" -q
+		[ "$wait_s" -eq 0 ] || [ "$(kv "$tmp/c.sum" exits_foreign_listener)" -eq 0 ] &&
+			break
+	done
 	f=$tmp/c.sum
 	printf '| %s | %s | %s | %s | %s | %.0f ± %.0f |' "$shape" "$label" \
 		"$(kv "$f" exits)" "$(kv "$f" exits_tgid_on)" \
@@ -44,10 +68,10 @@ cell() { # cell SHAPE LISTENER-ARGS...
 }
 
 table() {
-	n=40000 rate=4000
-	while getopts n:r: o; do
+	n=40000 rate=4000 wait_s=0
+	while getopts n:r:w: o; do
 		case $o in
-		n) n=$OPTARG ;; r) rate=$OPTARG ;; *) exit 2 ;;
+		n) n=$OPTARG ;; r) rate=$OPTARG ;; w) wait_s=$OPTARG ;; *) exit 2 ;;
 		esac
 	done
 	echo "| shape | listener | exits | tgid on | foreign | ns/exit ± 95% | self | fill_stats | fill_tgid_exit | alloc | mk_reply | netlink_unicast | other | samples |"
@@ -67,7 +91,8 @@ table() {
 
 rate_of() { # rate_of probed|alone
 	if [ "$1" = probed ]; then
-		"$EXITPROBE" --method sample -q -- "$EXITGEN" --shape thread \
+		"$EXITPROBE" --method sample --period "$period" -q -- \
+			"$EXITGEN" --shape thread \
 			--rate max --duration "$secs" -q --summary "$tmp/g.sum"
 	else
 		"$EXITGEN" --shape thread --rate max --duration "$secs" -q \
@@ -77,10 +102,11 @@ rate_of() { # rate_of probed|alone
 }
 
 overhead() {
-	blocks=5 secs=1
-	while getopts b:d: o; do
+	blocks=5 secs=1 period=100
+	while getopts b:d:p: o; do
 		case $o in
-		b) blocks=$OPTARG ;; d) secs=$OPTARG ;; *) exit 2 ;;
+		b) blocks=$OPTARG ;; d) secs=$OPTARG ;; p) period=$OPTARG ;;
+		*) exit 2 ;;
 		esac
 	done
 	: > "$tmp/a"; : > "$tmp/p"; : > "$tmp/r"
@@ -103,5 +129,5 @@ what=${1:-}
 case $what in
 table) table "$@" ;;
 overhead) overhead "$@" ;;
-*) echo "usage: $0 table [-n EXITS] [-r RATE] | overhead [-b BLOCKS] [-d SECONDS]" >&2; exit 2 ;;
+*) echo "usage: $0 table [-n EXITS] [-r RATE] [-w SECONDS] | overhead [-b BLOCKS] [-d SECONDS] [-p US]" >&2; exit 2 ;;
 esac
