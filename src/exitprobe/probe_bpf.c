@@ -18,12 +18,6 @@
 #include "probe_btf.h"
 #include "probe_ksyms.h"
 
-const char *probe_method_name(enum probe_method m)
-{
-	return m == METHOD_FENTRY ? "fentry" : m == METHOD_SAMPLE ? "sample" :
-	       "auto";
-}
-
 static int fail(struct probe *p, enum probe_fail kind, int err,
 		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static int fail(struct probe *p, enum probe_fail kind, int err,

@@ -7,14 +7,48 @@
 
 #define Z975 1.959963984540054
 
+/* P(X <= k) for X ~ Poisson(lambda); fine for the k <= EXACT_MAX used. */
+static double poisson_cdf(uint64_t k, double lambda)
+{
+	double term = exp(-lambda), sum = term;
+
+	for (uint64_t i = 1; i <= k; i++) {
+		term *= lambda / (double)i;
+		sum += term;
+	}
+	return sum;
+}
+
+/* The lambda in [lo, hi] where poisson_cdf(k, lambda) = target (the CDF
+ * falls as lambda grows), by bisection. */
+static double solve_cdf(uint64_t k, double target, double lo, double hi)
+{
+	for (int i = 0; i < 100; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (poisson_cdf(k, mid) > target)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+#define EXACT_MAX 200
+
 void probe_poisson_ci95(uint64_t k, double *lo, double *hi)
 {
 	double x = (double)k, x1 = x + 1;
 
-	/* Byar: within 1% of the exact interval from k = 1 on. */
-	*lo = k == 0 ? 0 : x * pow(1 - 1 / (9 * x) - Z975 / (3 * sqrt(x)), 3);
-	*hi = k == 0 ? -log(0.025) :
-		x1 * pow(1 - 1 / (9 * x1) + Z975 / (3 * sqrt(x1)), 3);
+	if (k <= EXACT_MAX) {
+		/* Garwood: P(X >= k; lo) = 0.025 and P(X <= k; hi) = 0.025. */
+		*lo = k == 0 ? 0 : solve_cdf(k - 1, 0.975, 0, x);
+		*hi = solve_cdf(k, 0.025, x, x + 10 * sqrt(x1) + 10);
+		return;
+	}
+	/* Byar's approximation: relative error below 1e-3 from here on. */
+	*lo = x * pow(1 - 1 / (9 * x) - Z975 / (3 * sqrt(x)), 3);
+	*hi = x1 * pow(1 - 1 / (9 * x1) + Z975 / (3 * sqrt(x1)), 3);
 }
 
 int probe_est_sampled(uint64_t k, uint64_t n, double period_ns,

@@ -21,6 +21,12 @@ static const char *const class_labels[PROBE_NCLASS] = {
 	"tgid off, listener", "tgid on,  listener",
 };
 
+const char *probe_method_name(enum probe_method m)
+{
+	return m == METHOD_FENTRY ? "fentry" : m == METHOD_SAMPLE ? "sample" :
+	       "auto";
+}
+
 const char *report_class_key(unsigned cls)
 {
 	return cls < PROBE_NCLASS ? class_keys[cls] : "?";
@@ -166,6 +172,15 @@ static double pct(__u64 part, __u64 whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0;
 }
 
+static void text_percentiles(const __u64 *hist, FILE *f)
+{
+	double p50 = probe_hist_percentile(hist, PROBE_HIST_BUCKETS, 50);
+	double p99 = probe_hist_percentile(hist, PROBE_HIST_BUCKETS, 99);
+
+	if (p50 >= 0)
+		fprintf(f, "   p50 >= %.0f, p99 >= %.0f", p50, p99);
+}
+
 static void text_row(const struct probe_result *r, FILE *f, const char *label,
 		     unsigned mask)
 {
@@ -178,6 +193,8 @@ static void text_row(const struct probe_result *r, FILE *f, const char *label,
 		(unsigned long long)s.exits, e.ns, e.lo, e.hi);
 	if (r->method == METHOD_SAMPLE)
 		fprintf(f, "   %llu samples", (unsigned long long)s.samples);
+	if (r->method == METHOD_FENTRY && mask != ALL_CLASSES)
+		text_percentiles(r->c.hist[__builtin_ctz(mask)], f);
 	if (s.foreign)
 		fprintf(f, "   %llu met a foreign listener",
 			(unsigned long long)s.foreign);

@@ -2,7 +2,8 @@
 # --help, the man page and the README agree on every option.
 . "$(dirname "$0")/lib.sh"
 
-for prog in exitmon:man/exitmon.8 exitgen:man/exitgen.1 exitsweep:man/exitsweep.1; do
+for prog in exitmon:man/exitmon.8 exitgen:man/exitgen.1 exitsweep:man/exitsweep.1 \
+	    exitprobe:man/exitprobe.8; do
 	p=${prog%%:*} page=$TOP/${prog#*:}
 	[ -x "$TOP/$p" ] || { nok "$p is built"; continue; }
 	check "$p: man page exists" [ -f "$page" ]
