@@ -222,6 +222,10 @@ static void test_few_ticks(void **state)
 	assert_true(sweep_analyze_few_ticks(250, 100, 0.5, 5.0, 10, 100, 0.5, 5.08, 10));
 	assert_false(sweep_analyze_few_ticks(250, 100, 0.5, 5.0, 10, 100, 0.5, 5.1, 10));
 	assert_true(sweep_analyze_few_ticks(0, 100, 0.5, 5.0, 10, 100, 0.5, 9, 10));
+	/* children of 70 us at 250 Hz hold 0.0175 ticks each; of 10 ms, 2.5 */
+	assert_true(sweep_analyze_child_ticks_short(250, 70e-6));
+	assert_false(sweep_analyze_child_ticks_short(250, 10e-3));
+	assert_true(sweep_analyze_child_ticks_short(250, NAN));
 }
 
 /* The table cell of those figures: sign, two decimals under 100, the

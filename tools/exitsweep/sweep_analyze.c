@@ -169,6 +169,27 @@ bool sweep_analyze_few_ticks(long hz, double ta, double pa, double ma, size_t na
 	return fabs(ma - mb) < 2 * se;
 }
 
+bool sweep_analyze_child_ticks_short(long hz, double cpu_s_per_exit)
+{
+	return !(cpu_s_per_exit * (double)hz >= 1);
+}
+
+/* Are the cell's exiting tasks reaped children (process exits, fork and
+ * cohort children) that held less than one tick each? */
+static bool children_unresolved(const struct sweep_config *cfg,
+				const struct sweep_plan *plan, size_t c,
+				const struct cell_stats *s, long hz)
+{
+	double exits = s->m[M_EXITS].mean;
+
+	if (cfg->kind == KIND_OVERHEAD && cell_val(cfg, &plan->cells[c], DIM_TGID))
+		return false;	/* threads: the group's ticks split the sum */
+	if (!(exits > 0))
+		return false;
+	return sweep_analyze_child_ticks_short(hz, (s->m[M_USER].mean + s->m[M_SYS].mean) /
+					       exits);
+}
+
 /* user+sys seconds summed over a cell's runs, and m's share of it */
 static void cell_ticks(const struct cell_stats *s, enum sweep_metric m,
 		       double *total, double *share)
@@ -179,7 +200,8 @@ static void cell_ticks(const struct cell_stats *s, enum sweep_metric m,
 	*share = *total > 0 ? s->m[m].sum / *total : 0;
 }
 
-static void figure(const struct sweep_plan *plan, struct analysis *a,
+static void figure(const struct sweep_config *cfg, const struct sweep_plan *plan,
+		   struct analysis *a,
 		   struct figure *f, size_t k, size_t ca, size_t cb,
 		   enum sweep_metric m)
 {
@@ -204,7 +226,9 @@ static void figure(const struct sweep_plan *plan, struct analysis *a,
 		cell_ticks(sa, m, &ta, &pa);
 		cell_ticks(sb, m, &tb, &pb);
 		f->few_ticks = sweep_analyze_few_ticks(a->hz, ta, pa, sa->m[m].mean, na,
-						       tb, pb, sb->m[m].mean, nb);
+						       tb, pb, sb->m[m].mean, nb) ||
+			       children_unresolved(cfg, plan, ca, sa, a->hz) ||
+			       children_unresolved(cfg, plan, cb, sb, a->hz);
 	}
 	free(xa);
 	free(xb);
@@ -286,7 +310,7 @@ int sweep_analyze(const struct sweep_config *cfg, const struct sweep_plan *plan,
 			if (cb < 0)
 				continue;
 			for (size_t j = 0; j < nm; j++)
-				figure(plan, a, &a->figs[a->n_figs++], k, ca, (size_t)cb,
+				figure(cfg, plan, a, &a->figs[a->n_figs++], k, ca, (size_t)cb,
 				       mets[j]);
 		}
 	}

@@ -86,6 +86,11 @@ bool sweep_analyze_constant(const double *x, size_t n);
 bool sweep_analyze_few_ticks(long hz, double ta, double pa, double ma, size_t na,
 			     double tb, double pb, double mb, size_t nb);
 #define SWEEP_MIN_TICKS 100
+/* A reaped child's user/sys is its own run time split by its own ticks;
+ * one that held none is charged all as user (the kernel's
+ * cputime_adjust).  True when children of cpu_s_per_exit seconds each
+ * hold less than one tick on average at hz. */
+bool sweep_analyze_child_ticks_short(long hz, double cpu_s_per_exit);
 
 /* Does the kind or the config vary dimension d (more than one value)? */
 bool sweep_analyze_dim_varies(const struct sweep_config *cfg, enum sweep_dim d);

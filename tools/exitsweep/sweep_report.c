@@ -466,7 +466,7 @@ static void tick_tables(FILE *f, const struct sweep_config *cfg,
 		"as user whatever it did.  Only their sum is exact: see the "
 		"tables above.\n", a->hz, a->hz_how);
 	for (size_t i = 0; i < a->n_figs; i++)
-		few |= a->figs[i].few_ticks;
+		few |= a->figs[i].few_ticks && !a->figs[i].excluded;
 	for (size_t k = 0; k < a->n_cmp; k++) {
 		snprintf(note, sizeof(note), ", tick-sampled user/sys");
 		comparison_table(f, cfg, plan, a, k, t06, 3, note);
@@ -474,10 +474,12 @@ static void tick_tables(FILE *f, const struct sweep_config *cfg,
 	if (a->n_cmp)
 		fprintf(f, "\n%s\n", REPORT_LEGEND);
 	if (few)
-		fprintf(f, "! = the runs of the two cells held too few ticks "
-			"(fewer than %d, or a difference within\ntwice the "
-			"sampling error of HZ=%ld ticks) to resolve this "
-			"difference: do not read it.\n", SWEEP_MIN_TICKS, a->hz);
+		fprintf(f, "! = the kernel tick (HZ=%ld) does not resolve this "
+			"user/sys difference: a cell's tasks are\nreaped children "
+			"that held less than one tick each (a child without a tick "
+			"is charged all\nas user), or its runs held fewer than %d "
+			"ticks, or the difference is within twice the\nsampling "
+			"error of the ticks.  Do not read it.\n", a->hz, SWEEP_MIN_TICKS);
 }
 
 void sweep_report_print(FILE *f, const struct sweep_config *cfg,
