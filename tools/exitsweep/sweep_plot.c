@@ -367,8 +367,9 @@ static void metric_series(struct plotter *p, const struct sweep_config *cfg,
 		if (drawn)
 			continue;
 		group_name(cfg, ci, DIM_COUNT, g, sizeof(g));
-		snprintf(t, sizeof(t), "%s%s%s", name_metric ? sweep_metrics[m].label : "",
-			 name_metric && g[0] ? " " : "", g[0] || name_metric ? g : "all");
+		snprintf(t, sizeof(t), "%s%s%s%s", name_metric ? sweep_metrics[m].label : "",
+			 name_metric && g[0] ? " " : "", g[0] || name_metric ? g : "all",
+			 a->cells[c].tainted ? " (met a foreign listener)" : "");
 		if (!series_begin(p, t))
 			continue;
 		for (size_t oj = oi; oj < plan->n_cells; oj++) {
