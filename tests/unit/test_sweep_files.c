@@ -357,6 +357,32 @@ static void test_csv_json_compare(void **state)
 	fclose(f);
 	free(buf);
 	assert_non_null(strstr(err, "is not an exitsweep result file"));
+
+	/* another kind: refused, naming both */
+	put_file("r.json", "{\"format\": \"" SWEEP_JSON_FORMAT "\", \"kind\": \"reap\", "
+		 "\"summary\": []}");
+	path(pc, sizeof(pc), "r.json");
+	f = open_memstream(&buf, &len);
+	assert_int_equal(sweep_compare_files(f, files, 2, err, sizeof(err)), -EINVAL);
+	fclose(f);
+	free(buf);
+	assert_non_null(strstr(err, "kind overhead but"));
+	assert_non_null(strstr(err, "one of kind reap: compare result files of one kind"));
+
+	/* an old file calling a zero-width interval significant: not shown so */
+	put_file("z.json", "{\"format\": \"" SWEEP_JSON_FORMAT "\", \"kind\": "
+		 "\"overhead\", \"runs_done\": 3, \"runs_planned\": 8, \"partial\": "
+		 "true, \"summary\": [{\"section\": \"tgid\", \"title\": \"t\", "
+		 "\"key\": \"k\", \"label\": \"User\", \"unit\": \"%\", \"value\": "
+		 "-100, \"lo\": -100, \"hi\": -100, \"significant\": true}]}");
+	path(pc, sizeof(pc), "z.json");
+	files[0] = pc;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(sweep_compare_files(f, files, 1, err, sizeof(err)), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "-100.0 ±0.0~"));
+	assert_non_null(strstr(buf, "3 of 8, partial"));
+	free(buf);
 }
 
 static void test_cpu_model(void **state)

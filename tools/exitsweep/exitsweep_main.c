@@ -191,6 +191,16 @@ static void parse_args(int argc, char **argv, struct sweep_config *cfg,
 		usage_die("unexpected argument '%s'", argv[optind]);
 }
 
+static void configure_probe(struct sweep_config *cfg, const struct raw_opts *o)
+{
+	only_for("probe", o->probe, KIND_OVERHEAD, cfg->kind);
+	if (o->probe && sweep_probe_parse_mode(o->probe, &cfg->probe) < 0)
+		usage_die("bad value for --probe: '%s' (auto, fentry, sample or off)",
+			  o->probe);
+	if (!o->probe)
+		cfg->probe = cfg->kind == KIND_OVERHEAD ? PROBE_AUTO : PROBE_OFF;
+}
+
 /* Defaults, then --quick's, then what the user gave. */
 static void configure(struct sweep_config *cfg, const struct raw_opts *o)
 {
@@ -208,12 +218,7 @@ static void configure(struct sweep_config *cfg, const struct raw_opts *o)
 	only_for("kill-batch", o->kill_batch, KIND_REAP, cfg->kind);
 	only_for("cohort", o->cohort, KIND_COHORT, cfg->kind);
 	only_for("work", o->work, KIND_COHORT, cfg->kind);
-	only_for("probe", o->probe, KIND_OVERHEAD, cfg->kind);
-	if (o->probe && sweep_probe_parse_mode(o->probe, &cfg->probe) < 0)
-		usage_die("bad value for --probe: '%s' (auto, fentry, sample or off)",
-			  o->probe);
-	if (!o->probe)
-		cfg->probe = cfg->kind == KIND_OVERHEAD ? PROBE_AUTO : PROBE_OFF;
+	configure_probe(cfg, o);
 
 	for (int d = 0; d < DIM_COUNT; d++)
 		sweep_plan_single(&cfg->dim[d], 0, "-");
@@ -499,6 +504,20 @@ static int sweep(struct sweep_config *cfg, struct sweep_machine *m)
 	return status;
 }
 
+/* exitprobe given, next to exitsweep, in sbin or in PATH: 0, or -ENOENT. */
+static int probe_find(struct sweep_config *cfg)
+{
+	if (cfg->exitprobe) {
+		if (access(cfg->exitprobe, X_OK) < 0)
+			die(EXIT_USAGE, "--exitprobe %s: %s", cfg->exitprobe, strerror(errno));
+		return 0;
+	}
+	if (sweep_proc_locate("exitprobe", exitprobe_buf, sizeof(exitprobe_buf)) < 0)
+		return -ENOENT;
+	cfg->exitprobe = exitprobe_buf;
+	return 0;
+}
+
 /* --probe: find exitprobe and prove it runs here.  auto falls back to off
  * with the reason (said once, at the top of the report); an explicit
  * method that cannot run is an error. */
@@ -506,43 +525,35 @@ static void probe_setup(struct run_env *env, struct sweep_config *cfg)
 {
 	char err[1024];
 	bool asked = cfg->probe == PROBE_FENTRY || cfg->probe == PROBE_SAMPLE;
-	int r;
+	int r = 0;
 
-	if (cfg->probe == PROBE_OFF) {
-		cfg->exitprobe = NULL;
-		snprintf(cfg->probe_note, sizeof(cfg->probe_note), "off (--probe off)");
-		return;
-	}
 	snprintf(cfg->probe_method, sizeof(cfg->probe_method), "%s",
 		 sweep_probe_method_arg(cfg->probe));
-	if (cfg->exitprobe) {
-		if (access(cfg->exitprobe, X_OK) < 0)
-			die(EXIT_USAGE, "--exitprobe %s: %s", cfg->exitprobe, strerror(errno));
-	} else if (sweep_proc_locate("exitprobe", exitprobe_buf, sizeof(exitprobe_buf)) == 0) {
-		cfg->exitprobe = exitprobe_buf;
-	} else {
-		if (asked)
-			die(EXIT_RUNTIME, "--probe %s: cannot find exitprobe next to "
-			    "exitsweep, in %s or in PATH; build it or give --exitprobe PATH",
-			    cfg->probe_method, sweep_proc_sbindir);
-		cfg->probe = PROBE_OFF;
-		snprintf(cfg->probe_note, sizeof(cfg->probe_note),
-			 "off: exitprobe not found (next to exitsweep, in %s, in PATH)",
+	if (cfg->probe == PROBE_OFF)
+		snprintf(err, sizeof(err), "--probe off");
+	else if (probe_find(cfg) < 0)
+		snprintf(err, sizeof(err), "exitprobe not found next to exitsweep, "
+			 "in %s or in PATH (build it, or give --exitprobe PATH)",
 			 sweep_proc_sbindir);
-		return;
-	}
-	r = sweep_run_probe_check(env, cfg, err, sizeof(err));
+	else
+		r = sweep_run_probe_check(env, cfg, err, sizeof(err));
 	if (r == -EINTR) {
 		remove_tmpdir();
 		sweep_sig_reraise();
 	}
-	if (r < 0 && asked)
+	if (asked && (r < 0 || !cfg->exitprobe))
 		die(EXIT_RUNTIME, "--probe %s cannot run: %s", cfg->probe_method, err);
-	if (r < 0) {
+	if (r < 0 || !cfg->exitprobe) {
+		snprintf(cfg->probe_note, sizeof(cfg->probe_note), cfg->probe == PROBE_OFF ?
+			 "off (%.200s)" : "off: %.200s", err);
 		cfg->probe = PROBE_OFF;
 		cfg->exitprobe = NULL;
-		snprintf(cfg->probe_note, sizeof(cfg->probe_note), "off: %.200s", err);
+	} else {
+		sweep_machine_prog_version(cfg->exitprobe, env->machine->exitprobe_version,
+				     sizeof(env->machine->exitprobe_version));
 	}
+	if (!cfg->quiet)
+		fprintf(stderr, "%s: probe %s\n", progname, cfg->probe_note);
 }
 
 static int compare_cmd(int argc, char **argv)
@@ -631,11 +642,6 @@ int main(int argc, char **argv)
 
 	if (cfg.kind == KIND_OVERHEAD)
 		probe_setup(&env, &cfg);
-	if (cfg.exitprobe)
-		sweep_machine_prog_version(cfg.exitprobe, machine.exitprobe_version,
-				     sizeof(machine.exitprobe_version));
-	if (cfg.kind == KIND_OVERHEAD && !cfg.quiet)
-		fprintf(stderr, "%s: probe %s\n", progname, cfg.probe_note);
 	status = sweep(&cfg, &machine);
 	if (sweep_interrupted) {
 		remove_tmpdir();

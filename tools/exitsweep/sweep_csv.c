@@ -76,12 +76,8 @@ static void dims(FILE *f, const struct sweep_config *cfg,
 			str(f, cell_label(cfg, c, (enum sweep_dim)d));
 }
 
-void sweep_csv_print(FILE *f, const struct sweep_config *cfg,
-	       const struct sweep_plan *plan, const struct analysis *a,
-	       const struct sweep_machine *m)
+static void csv_header(FILE *f, const struct sweep_config *cfg)
 {
-	bool cohort = cfg->kind == KIND_COHORT;
-
 	fputs("row,kind,cell,run,order,tag", f);
 	for (int d = 0; d < DIM_COUNT; d++)
 		if (sweep_kind_has_dim(cfg->kind, (enum sweep_dim)d))
@@ -93,13 +89,21 @@ void sweep_csv_print(FILE *f, const struct sweep_config *cfg,
 	for (int k = 0; k < M_COUNT; k++)
 		if (sweep_kind_has_metric(cfg->kind, (enum sweep_metric)k))
 			fprintf(f, ",%s_ci95", sweep_metrics[k].name);
-	if (cohort)
+	if (cfg->kind == KIND_COHORT)
 		fputs(",groups", f);
 	fputs(",hostname,kernel,arch,cpus,cpu_model,struct_version,"
 	      "delayacct_original,exitmon_version,exitgen_version,"
 	      "exitsweep_version,exitprobe_version,probe,started,seed,partial,"
 	      "runs_done,runs_planned\n", f);
+}
 
+void sweep_csv_print(FILE *f, const struct sweep_config *cfg,
+	       const struct sweep_plan *plan, const struct analysis *a,
+	       const struct sweep_machine *m)
+{
+	bool cohort = cfg->kind == KIND_COHORT;
+
+	csv_header(f, cfg);
 	for (size_t i = 0; i < plan->n_runs; i++) {
 		const struct sweep_run *r = &plan->runs[i];
 

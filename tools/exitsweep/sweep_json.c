@@ -204,6 +204,37 @@ static void cost_item(const struct comparison *cmp, const struct figure *f,
 		f->diff_ok ? f->significant : -1));
 }
 
+static struct json_object *figure_obj(const struct sweep_config *cfg,
+				      const struct sweep_plan *plan,
+				      const struct analysis *a, const struct figure *f,
+				      const char *key)
+{
+	struct json_object *fo = json_object_new_object();
+
+	put(fo, "key", jstr(key));
+	put(fo, "dimensions", dims_obj(cfg, &plan->cells[f->cell_a]));
+	put(fo, "metric", jstr(sweep_metrics[f->metric].name));
+	put(fo, "a_cell", json_object_new_uint64(f->cell_a));
+	put(fo, "b_cell", json_object_new_uint64(f->cell_b));
+	put(fo, "a_mean", jnum(a->cells[f->cell_a].m[f->metric].mean));
+	put(fo, "b_mean", jnum(a->cells[f->cell_b].m[f->metric].mean));
+	if (cfg->kind == KIND_OVERHEAD) {
+		put(fo, "a_achieved_rate", jnum(a->cells[f->cell_a].m[M_ACHIEVED].mean));
+		put(fo, "b_achieved_rate", jnum(a->cells[f->cell_b].m[M_ACHIEVED].mean));
+	}
+	put(fo, "overhead_pct", f->ok ? jnum(f->ci.est) : NULL);
+	put(fo, "ci_lo", f->ok ? jnum(f->ci.lo) : NULL);
+	put(fo, "ci_hi", f->ok ? jnum(f->ci.hi) : NULL);
+	put(fo, "df", f->ok ? jnum(f->ci.df) : NULL);
+	put(fo, "significant", f->ok ? json_object_new_boolean(f->significant) : NULL);
+	put(fo, "diff", f->diff_ok ? jnum(f->diff.est) : NULL);
+	put(fo, "diff_lo", f->diff_ok ? jnum(f->diff.lo) : NULL);
+	put(fo, "diff_hi", f->diff_ok ? jnum(f->diff.hi) : NULL);
+	put(fo, "excluded", json_object_new_boolean(f->excluded));
+	put(fo, "few_ticks", json_object_new_boolean(f->few_ticks));
+	return fo;
+}
+
 static struct json_object *comparisons_arr(const struct sweep_config *cfg,
 					   const struct sweep_plan *plan,
 					   const struct analysis *a,
@@ -230,31 +261,7 @@ static struct json_object *comparisons_arr(const struct sweep_config *cfg,
 				continue;
 			sweep_analyze_cell_key(cfg, &plan->cells[f->cell_a], cmp->dim,
 					 key, sizeof(key));
-			fo = json_object_new_object();
-			put(fo, "key", jstr(key));
-			put(fo, "dimensions", dims_obj(cfg, &plan->cells[f->cell_a]));
-			put(fo, "metric", jstr(sweep_metrics[f->metric].name));
-			put(fo, "a_cell", json_object_new_uint64(f->cell_a));
-			put(fo, "b_cell", json_object_new_uint64(f->cell_b));
-			put(fo, "a_mean", jnum(a->cells[f->cell_a].m[f->metric].mean));
-			put(fo, "b_mean", jnum(a->cells[f->cell_b].m[f->metric].mean));
-			if (cfg->kind == KIND_OVERHEAD) {
-				put(fo, "a_achieved_rate",
-				    jnum(a->cells[f->cell_a].m[M_ACHIEVED].mean));
-				put(fo, "b_achieved_rate",
-				    jnum(a->cells[f->cell_b].m[M_ACHIEVED].mean));
-			}
-			put(fo, "overhead_pct", f->ok ? jnum(f->ci.est) : NULL);
-			put(fo, "ci_lo", f->ok ? jnum(f->ci.lo) : NULL);
-			put(fo, "ci_hi", f->ok ? jnum(f->ci.hi) : NULL);
-			put(fo, "df", f->ok ? jnum(f->ci.df) : NULL);
-			put(fo, "significant", f->ok ?
-			    json_object_new_boolean(f->significant) : NULL);
-			put(fo, "diff", f->diff_ok ? jnum(f->diff.est) : NULL);
-			put(fo, "diff_lo", f->diff_ok ? jnum(f->diff.lo) : NULL);
-			put(fo, "diff_hi", f->diff_ok ? jnum(f->diff.hi) : NULL);
-			put(fo, "excluded", json_object_new_boolean(f->excluded));
-			put(fo, "few_ticks", json_object_new_boolean(f->few_ticks));
+			fo = figure_obj(cfg, plan, a, f, key);
 			json_object_array_add(figs, fo);
 			cost_item(cmp, f, key, summary);
 			json_object_array_add(summary, summary_item(
