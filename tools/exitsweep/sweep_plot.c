@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "sweep_proc.h"
+#include "sweep_table.h"
 
 int sweep_plot_find_gnuplot(char *buf, size_t len)
 {
@@ -50,6 +51,8 @@ struct plotter {
 	bool categorical;	/* x is a label (cohort work): xtic(5) */
 	bool rank;		/* x is a whole number from 1 (cohort rank) */
 	bool logx, nonneg;	/* of the current panel */
+	bool png;		/* smaller font than the SVG */
+	size_t title_max;	/* longest series title of the plot */
 	double xmin, xmax;	/* of the points drawn in the current panel */
 	FILE *cur;		/* the series being written */
 	char cur_path[PATH_MAX], cur_title[256];
@@ -107,6 +110,7 @@ static void series_end(struct plotter *p)
 	if (w > 0 && (size_t)w < sizeof(p->plotcmd) - p->used)
 		p->used += (size_t)w;
 	p->series++;
+	p->title_max = fmax(p->title_max, sweep_text_width(p->cur_title));
 }
 
 /* One data line; label (categorical x) becomes the tick text. */
@@ -145,6 +149,17 @@ static void panel_begin(struct plotter *p, const char *title, const char *xlabel
 	p->series = 0;
 	p->used = 0;
 	p->plotcmd[0] = '\0';
+}
+
+/* The keys sit right of the panels, left-aligned: leave them the room the
+ * longest title needs (gnuplot reckons about 8 px a character at 9 pt and
+ * 9.5 at 11 pt, plus the sample), so no key reaches into the data; one
+ * margin for all panels keeps their x axes aligned. */
+static double key_room(const struct plotter *p)
+{
+	double px = (double)p->title_max * (p->png ? 8.0 : 9.5) + 100;
+
+	return fmin(0.8, fmax(0.45, 1 - px / 960));
 }
 
 /* 1, 2 or 5 times a power of ten, about a fifth of span. */
@@ -211,8 +226,8 @@ static void panel_end(struct plotter *p)
 {
 	if (!p->series) {
 		fprintf(p->script, "unset logscale x\nset xrange [0:1]\nset yrange [0:1]\n"
-			"unset xtics\nset label 1 \"nothing to draw: no runs, or every "
-			"figure excluded (see the report)\" at graph 0.5, graph 0.5 center\n"
+			"unset xtics\nset label 1 \"nothing to draw: no runs, "
+			"or all excluded\" at graph 0.5, graph 0.5 center\n"
 			"plot NaN notitle\nunset label 1\n");
 		return;
 	}
@@ -369,7 +384,7 @@ static void metric_series(struct plotter *p, const struct sweep_config *cfg,
 		group_name(cfg, ci, DIM_COUNT, g, sizeof(g));
 		snprintf(t, sizeof(t), "%s%s%s%s", name_metric ? sweep_metrics[m].label : "",
 			 name_metric && g[0] ? " " : "", g[0] || name_metric ? g : "all",
-			 a->cells[c].tainted ? " (met a foreign listener)" : "");
+			 a->cells[c].tainted ? " (foreign listener)" : "");
 		if (!series_begin(p, t))
 			continue;
 		for (size_t oj = oi; oj < plan->n_cells; oj++) {
@@ -500,8 +515,9 @@ bool sweep_plot_is_png(const char *path)
 
 /* The terminal (SVG, or PNG for a .png name), layout and a title that
  * says how many runs the plot holds. */
-static void preamble(struct plotter *p, const char *out, const struct sweep_config *cfg,
-		     const struct sweep_plan *plan, unsigned panels)
+static void preamble(FILE *f, const struct plotter *p, const char *out,
+		     const struct sweep_config *cfg, const struct sweep_plan *plan,
+		     unsigned panels)
 {
 	bool png = sweep_plot_is_png(out);
 	char outq[PATH_MAX];
@@ -510,13 +526,14 @@ static void preamble(struct plotter *p, const char *out, const struct sweep_conf
 	for (size_t i = 0; i < plan->n_runs; i++)
 		done += plan->runs[i].done;
 	clean(outq, sizeof(outq), out);
-	fprintf(p->script, "set terminal %s size 960,%u %snoenhanced "
+	fprintf(f, "set terminal %s size 960,%u %snoenhanced "
 		"font 'sans,%s' background '#ffffff'\nset output \"%s\"\n"
 		"set key outside right top Left reverse\nset grid\nset bars small\n"
-		"set lmargin at screen 0.09\nset rmargin at screen 0.68\n%s"
+		"set lmargin at screen 0.09\nset rmargin at screen %.3f\n%s"
 		"set multiplot layout %u,1 title \"exitsweep --kind %s: %zu of %zu runs%s\"\n",
 		png ? "pngcairo" : "svg", 400 * panels + 30, png ? "" : "dynamic ",
-		png ? "9" : "11", outq, PLOT_COLOURS, panels, sweep_kind_name(cfg->kind),
+		png ? "9" : "11", outq, key_room(p), PLOT_COLOURS, panels,
+		sweep_kind_name(cfg->kind),
 		done, plan->n_runs, done < plan->n_runs ? " (INTERRUPTED: partial)" : "");
 }
 
@@ -572,9 +589,10 @@ int sweep_plot_write(const char *out, const struct sweep_config *cfg,
 	       const char *dir, char *err, size_t errlen)
 {
 	static struct plotter p;
-	char gp[PATH_MAX], script[PATH_MAX];
+	char gp[PATH_MAX], script[PATH_MAX], *body = NULL;
+	size_t blen = 0;
 	bool loss = false;
-	int r;
+	FILE *f;
 
 	for (size_t i = 0; i < cfg->dim[DIM_LISTENER].n; i++)
 		loss |= cfg->dim[DIM_LISTENER].val[i] != LISTEN_NONE;
@@ -584,18 +602,28 @@ int sweep_plot_write(const char *out, const struct sweep_config *cfg,
 	}
 	memset(&p, 0, sizeof(p));
 	p.dir = dir;
+	p.png = sweep_plot_is_png(out);
 	snprintf(script, sizeof(script), "%s/plot.gp", dir);
-	p.script = fopen(script, "we");
+	/* the panels first, in memory: the preamble needs the longest title */
+	p.script = open_memstream(&body, &blen);
 	if (!p.script) {
-		r = -errno;
-		snprintf(err, errlen, "cannot write %s: %s", script, strerror(-r));
-		return r;
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
 	}
-	preamble(&p, out, cfg, plan, count_panels(cfg, plan, a, loss));
 	panels(&p, cfg, plan, a, loss);
 	fprintf(p.script, "unset multiplot\n");
 	if (fclose(p.script) != 0 && !p.err)
-		p.err = -EIO;
+		p.err = -ENOMEM;
+	f = p.err ? NULL : fopen(script, "we");
+	if (f) {
+		preamble(f, &p, out, cfg, plan, count_panels(cfg, plan, a, loss));
+		fwrite(body, 1, blen, f);
+		if (fclose(f) != 0)
+			p.err = -EIO;
+	} else if (!p.err) {
+		p.err = -errno;
+	}
+	free(body);
 	if (p.err) {
 		snprintf(err, errlen, "cannot write plot data in %s: %s", dir, strerror(-p.err));
 		return p.err;
