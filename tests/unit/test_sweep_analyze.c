@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "../../tools/exitsweep/sweep_analyze.h"
+#include "../../tools/exitsweep/sweep_costs.h"
 #include "../../tools/exitsweep/sweep_plan.h"
 #include "../../tools/exitsweep/sweep_report.h"
 
@@ -254,6 +255,12 @@ static void test_format_figures(void **state)
 	assert_string_equal(sweep_fmt_sig(b, sizeof(b), 1234.5678, 4), "1235");
 	assert_string_equal(sweep_fmt_sig(b, sizeof(b), 0.0123456, 4), "0.01235");
 	assert_string_equal(sweep_fmt_sig(b, sizeof(b), NAN, 4), "-");
+	/* costs in the metric's unit: sign, three digits, the mark */
+	assert_string_equal(sweep_fmt_diff(b, sizeof(b), 701.4, 675.2, true, true),
+			    "+701 ±675 ");
+	assert_string_equal(sweep_fmt_diff(b, sizeof(b), -0.388, 4.917, true, false),
+			    "-0.388 ±4.9~");
+	assert_string_equal(sweep_fmt_diff(b, sizeof(b), 1, 1, false, false), "n/a");
 }
 
 /* One run per cell cannot give an interval: the figure is n/a, the mean

@@ -105,7 +105,9 @@ static char *format_value(struct json_object *it)
 	char buf[96], a[32], b[32];
 
 	/* a zero-width interval is no evidence, whatever the file says */
-	if (!strcmp(unit, "%"))
+	if (bget(it, "excluded") == 1)
+		snprintf(buf, sizeof(buf), "excluded*");
+	else if (!strcmp(unit, "%"))
 		sweep_fmt_pct_ci(buf, sizeof(buf), v, (hi - lo) / 2, !isnan(v) && !isnan(lo),
 			   sig == 1 && hi > lo);
 	else if (cost)
@@ -298,7 +300,8 @@ int sweep_compare_files(FILE *out, const char *const *files, size_t n, char *err
 	}
 	machine_table(out, doc, files, n);
 	section_tables(out, &rs, n);
-	fprintf(out, "\n%s\n", REPORT_LEGEND);
+	fprintf(out, "\n%s\nexcluded* = a no-listener cell whose exits met "
+		"another program's listener.\n", REPORT_LEGEND);
 	fflush(out);
 out:
 	rows_free(&rs);

@@ -192,16 +192,19 @@ static void cost_item(const struct comparison *cmp, const struct figure *f,
 		      const char *key, struct json_object *summary)
 {
 	char sec[96], title[192];
+	struct json_object *o;
 
 	if (f->metric != M_TS_NS_PER_EXIT && f->metric != M_CPU_US_PER_EXIT)
 		return;
 	snprintf(sec, sizeof(sec), "cost:%s", cmp->section);
 	snprintf(title, sizeof(title), "Cost per exit, mean a - mean b: %s",
 		 cmp->title + strlen("%ovhd of "));
-	json_object_array_add(summary, summary_item(sec, title, key, f->metric,
-		sweep_metrics[f->metric].unit, f->diff_ok ? f->diff.est : NAN,
-		f->diff_ok ? f->diff.lo : NAN, f->diff_ok ? f->diff.hi : NAN,
-		f->diff_ok ? f->significant : -1));
+	o = summary_item(sec, title, key, f->metric, sweep_metrics[f->metric].unit,
+			 f->diff_ok ? f->diff.est : NAN, f->diff_ok ? f->diff.lo : NAN,
+			 f->diff_ok ? f->diff.hi : NAN, f->diff_ok ? f->significant : -1);
+	if (f->excluded)
+		put(o, "excluded", json_object_new_boolean(true));
+	json_object_array_add(summary, o);
 }
 
 static struct json_object *figure_obj(const struct sweep_config *cfg,
@@ -264,10 +267,12 @@ static struct json_object *comparisons_arr(const struct sweep_config *cfg,
 			fo = figure_obj(cfg, plan, a, f, key);
 			json_object_array_add(figs, fo);
 			cost_item(cmp, f, key, summary);
-			json_object_array_add(summary, summary_item(
-				cmp->section, cmp->title, key, f->metric, "%",
-				f->ok ? f->ci.est : NAN, f->ok ? f->ci.lo : NAN,
-				f->ok ? f->ci.hi : NAN, f->ok ? f->significant : -1));
+			fo = summary_item(cmp->section, cmp->title, key, f->metric, "%",
+					  f->ok ? f->ci.est : NAN, f->ok ? f->ci.lo : NAN,
+					  f->ok ? f->ci.hi : NAN, f->ok ? f->significant : -1);
+			if (f->excluded)
+				put(fo, "excluded", json_object_new_boolean(true));
+			json_object_array_add(summary, fo);
 		}
 		put(o, "figures", figs);
 		json_object_array_add(arr, o);
