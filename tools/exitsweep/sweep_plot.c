@@ -62,6 +62,8 @@ struct plotter {
 	int err;
 };
 
+#define PLOT_WIDTH 1200	/* pixels: room for the panels and their keys */
+
 /* Series are told apart by point type and dash pattern, not colour only;
  * the colours are dark enough to read on white. */
 #define PLOT_COLOURS \
@@ -159,7 +161,7 @@ static double key_room(const struct plotter *p)
 {
 	double px = (double)p->title_max * (p->png ? 8.0 : 9.5) + 100;
 
-	return fmin(0.8, fmax(0.45, 1 - px / 960));
+	return fmin(0.8, fmax(0.5, 1 - px / PLOT_WIDTH));
 }
 
 /* 1, 2 or 5 times a power of ten, about a fifth of span. */
@@ -477,6 +479,15 @@ static void overhead_panels(struct plotter *p, const struct sweep_config *cfg,
 			     "per exit, in the kernel (exitprobe)", "ns per exit", false);
 	metric_panel(p, cfg, plan, a, M_CPU_US_PER_EXIT, "CPU per exit: exitgen's "
 		     "user+sys with children / exits (exact)", "us per exit", false);
+	metric_panel(p, cfg, plan, a, M_MACHINE_CPU_US_PER_EXIT, "Machine CPU per "
+		     "exit: all CPUs' busy time (/proc/stat) / exits", "us per exit", false);
+	if (probe) {
+		panel_begin(p, "Shares of exits (exitprobe): with a tgid accumulator, "
+			    "meeting a listener", x_title(cfg), "share of exits", true, true);
+		metric_series(p, cfg, plan, a, M_TGID_ON_SHARE, false, true);
+		metric_series(p, cfg, plan, a, M_LISTENER_SHARE, false, true);
+		panel_end(p);
+	}
 	for (size_t k = 0; k < a->n_cmp; k++) {
 		snprintf(title, sizeof(title), "Cost per exit of %s%s",
 			 a->cmp[k].title + strlen("%ovhd of "), probe ? " (taskstats_exit)" :
@@ -500,7 +511,7 @@ static unsigned count_panels(const struct sweep_config *cfg, const struct sweep_
 {
 	switch (cfg->kind) {
 	case KIND_OVERHEAD:
-		return 1 + any_probe(plan, a) + (unsigned)a->n_cmp + (loss ? 2 : 0);
+		return 2 + 2 * any_probe(plan, a) + (unsigned)a->n_cmp + (loss ? 2 : 0);
 	case KIND_REAP: return 3 + (unsigned)a->n_cmp;
 	default: return 2 + (unsigned)a->n_cmp;
 	}
@@ -526,12 +537,12 @@ static void preamble(FILE *f, const struct plotter *p, const char *out,
 	for (size_t i = 0; i < plan->n_runs; i++)
 		done += plan->runs[i].done;
 	clean(outq, sizeof(outq), out);
-	fprintf(f, "set terminal %s size 960,%u %snoenhanced "
+	fprintf(f, "set terminal %s size %d,%u %snoenhanced "
 		"font 'sans,%s' background '#ffffff'\nset output \"%s\"\n"
 		"set key outside right top Left reverse\nset grid\nset bars small\n"
-		"set lmargin at screen 0.09\nset rmargin at screen %.3f\n%s"
+		"set lmargin at screen 0.07\nset rmargin at screen %.3f\n%s"
 		"set multiplot layout %u,1 title \"exitsweep --kind %s: %zu of %zu runs%s\"\n",
-		png ? "pngcairo" : "svg", 400 * panels + 30, png ? "" : "dynamic ",
+		png ? "pngcairo" : "svg", PLOT_WIDTH, 400 * panels + 30, png ? "" : "dynamic ",
 		png ? "9" : "11", outq, key_room(p), PLOT_COLOURS, panels,
 		sweep_kind_name(cfg->kind),
 		done, plan->n_runs, done < plan->n_runs ? " (INTERRUPTED: partial)" : "");
