@@ -215,6 +215,7 @@ int on_sample(struct bpf_perf_event_data *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid(), stack[PROBE_STACK_DEPTH];
 	struct probe_counters *c = totals();
+	struct task_struct *task;
 	struct probe_pending *pd;
 	long n;
 	int callee;
@@ -222,7 +223,10 @@ int on_sample(struct bpf_perf_event_data *ctx)
 	if (!c)
 		return 0;
 	c->samples_all++;
-	if (!in_scope(id >> 32))
+	/* Only an exiting task can be in taskstats_exit(): the stack walk,
+	 * the costly part, is for those alone. */
+	task = (struct task_struct *)bpf_get_current_task();
+	if (!(BPF_CORE_READ(task, flags) & PF_EXITING) || !in_scope(id >> 32))
 		return 0;
 	n = bpf_get_stack(ctx, stack, sizeof(stack), 0);
 	if (n <= 0)

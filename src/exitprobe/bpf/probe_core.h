@@ -55,7 +55,10 @@ struct sched_entity {
 	struct cfs_rq *cfs_rq;
 } __attribute__((preserve_access_index));
 
+#define PF_EXITING 0x00000004	/* set in do_exit() before taskstats_exit() */
+
 struct task_struct {
+	unsigned int flags;
 	pid_t pid;
 	pid_t tgid;
 	struct sched_entity se;
