@@ -142,8 +142,10 @@ static void add_pending(struct probe_counters *c, __u32 cls, __u32 pid)
 
 	if (!pd)
 		return;
-	for (int i = 0; i < PROBE_NCALLEE; i++)
+	for (int i = 0; i < PROBE_NCALLEE; i++) {
 		c->samples[cls & 3][i] += pd->samples[i];
+		c->sample_ns[cls & 3][i] += pd->sample_ns[i];
+	}
 	ns = pd->ns;
 	if (ns) {
 		c->ns[cls & 3] += ns;
@@ -243,6 +245,9 @@ int on_sample(struct bpf_perf_event_data *ctx)
 		return 0;
 	}
 	pd->samples[callee]++;
+	/* User space varies the period to keep the sampler out of step with
+	 * a paced workload: each sample stands for its own period. */
+	pd->sample_ns[callee] += ctx->sample_period;
 	return 0;
 }
 
