@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "log.h"
@@ -148,20 +149,45 @@ static void parse_args(struct cli *c, int argc, char **argv)
 	c->s.declared = c->declared;
 }
 
-/* Without a command: until --duration is over or SIGINT/SIGTERM. */
-static void wait_duration(double seconds)
+#define TICK_NS 2000000ull	/* how often the sampling period changes */
+
+static __u64 rng_seed(void)
 {
-	struct timespec ts = { (time_t)seconds,
-			       (long)((seconds - (double)(time_t)seconds) * 1e9) };
+	__u64 s = mono_ns() ^ ((__u64)getpid() << 32);
+
+	return s ? s : 1;
+}
+
+/* Without a command: until --duration is over or SIGINT/SIGTERM. */
+static void wait_duration(const struct cli *c, struct probe *p, __u64 *rng)
+{
+	struct timespec tick = { 0, (long)TICK_NS };
+	double end = mono_s() + c->duration;
 	sigset_t set;
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigprocmask(SIG_BLOCK, &set, NULL);
-	while (sigtimedwait(&set, NULL, seconds > 0 ? &ts : NULL) < 0 &&
-	       errno == EINTR)
-		;
+	while (c->duration == 0 || mono_s() < end) {
+		if (sigtimedwait(&set, NULL, &tick) >= 0)
+			break;
+		probe_dither(p, c->s.period_ns, rng);
+	}
+}
+
+/* The command's wait status, changing the sampling period meanwhile. */
+static int wait_command(const struct cli *c, struct probe_cmd *cmd,
+			struct probe *p, __u64 *rng, int *st)
+{
+	struct timespec tick = { 0, (long)TICK_NS };
+	int r;
+
+	while ((r = cmd_poll(cmd, st)) == 0) {
+		probe_dither(p, c->s.period_ns, rng);
+		nanosleep(&tick, NULL);
+	}
+	return r < 0 ? r : 0;
 }
 
 static int start_probe(struct cli *c, struct probe *p, struct probe_cmd *cmd)
@@ -188,10 +214,11 @@ static int start_probe(struct cli *c, struct probe *p, struct probe_cmd *cmd)
 /* Run the command (or wait); its exit code, or -1 without a command. */
 static int measure(struct cli *c, struct probe_cmd *cmd, struct probe *p)
 {
+	__u64 rng = rng_seed();
 	int r, st;
 
 	if (!c->cmd) {
-		wait_duration(c->duration);
+		wait_duration(c, p, &rng);
 		return -1;
 	}
 	r = cmd_release(cmd);
@@ -201,7 +228,7 @@ static int measure(struct cli *c, struct probe_cmd *cmd, struct probe *p)
 		probe_stop(p);
 		exit(r == -ENOENT ? 127 : 126);
 	}
-	if (cmd_wait(cmd, &st) < 0)
+	if (wait_command(c, cmd, p, &rng, &st) < 0)
 		return XP_RUNTIME;
 	return cmd_exit_code(st);
 }

@@ -38,6 +38,7 @@ struct probe_counters {
 	__u64 exits[PROBE_NCLASS];
 	__u64 foreign[PROBE_NCLASS];	/* exits that met an undeclared listener */
 	__u64 samples[PROBE_NCLASS][PROBE_NCALLEE];	/* sample method */
+	__u64 sample_ns[PROBE_NCLASS][PROBE_NCALLEE];	/* sum of their periods */
 	__u64 ns[PROBE_NCLASS];		/* fentry method: sum of ns */
 	__u64 ns_sq[PROBE_NCLASS];	/* fentry: sum of squared ns (for the CI) */
 	__u64 hist[PROBE_NCLASS][64];	/* fentry: probe_hist_bucket() counts */
@@ -51,6 +52,7 @@ struct probe_counters {
 /* Per-task pending measurement, moved into the exit's class at exit. */
 struct probe_pending {
 	__u64 samples[PROBE_NCALLEE];
+	__u64 sample_ns[PROBE_NCALLEE];	/* each sample's period */
 	__u64 ns;		/* fentry: time in the call */
 	__u64 t0;		/* fentry: entry time */
 };

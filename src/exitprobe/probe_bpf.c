@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/capability.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -277,6 +278,24 @@ int probe_track(struct probe *p, pid_t tgid)
 
 	return bpf_map__update_elem(p->skel->maps.tracked, &key, sizeof(key),
 				    &one, sizeof(one), BPF_ANY);
+}
+
+static __u64 xorshift(__u64 *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+void probe_dither(const struct probe *p, __u64 period_ns, __u64 *rng)
+{
+	for (int i = 0; i < p->nev; i++) {
+		__u64 v = period_ns * 3 / 4 + xorshift(rng) % (period_ns / 2 + 1);
+
+		/* A failure leaves the old period: harmless. */
+		(void)ioctl(p->ev_fd[i], PERF_EVENT_IOC_PERIOD, &v);
+	}
 }
 
 static void add_counters(struct probe_counters *sum,

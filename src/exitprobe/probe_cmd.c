@@ -115,6 +115,18 @@ int cmd_wait(struct probe_cmd *c, int *status)
 	return r < 0 ? -errno : 0;
 }
 
+int cmd_poll(struct probe_cmd *c, int *status)
+{
+	pid_t r = waitpid(c->pid, status, WNOHANG);
+
+	if (r < 0)
+		return errno == EINTR ? 0 : -errno;
+	if (r == 0)
+		return 0;
+	child_pid = 0;
+	return 1;
+}
+
 int cmd_exit_code(int wstatus)
 {
 	if (WIFEXITED(wstatus))

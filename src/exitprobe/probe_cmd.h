@@ -21,6 +21,9 @@ int cmd_release(struct probe_cmd *c);
 void cmd_abort(struct probe_cmd *c);
 /* Wait for the command; its wait status. */
 int cmd_wait(struct probe_cmd *c, int *status);
+/* Without blocking: 1 and its status when it has ended, 0 while it runs,
+ * or -errno. */
+int cmd_poll(struct probe_cmd *c, int *status);
 /* Exit status to pass on: the command's, 128 + N for signal N, and for
  * an exec failure 127 (not found) or 126 (not runnable). */
 int cmd_exit_code(int wstatus);

@@ -51,16 +51,17 @@ void probe_poisson_ci95(uint64_t k, double *lo, double *hi)
 	*hi = x1 * pow(1 - 1 / (9 * x1) + Z975 / (3 * sqrt(x1)), 3);
 }
 
-int probe_est_sampled(uint64_t k, uint64_t n, double period_ns,
+int probe_est_sampled(uint64_t k, double sum_ns, uint64_t n, double period_ns,
 		      struct probe_est *e)
 {
 	double lo, hi, scale;
 
 	if (n == 0 || !(period_ns > 0))
 		return -EINVAL;
-	scale = period_ns / (double)n;
+	/* ns per call that one sample stands for */
+	scale = (k ? sum_ns / (double)k : period_ns) / (double)n;
 	probe_poisson_ci95(k, &lo, &hi);
-	e->ns = (double)k * scale;
+	e->ns = sum_ns / (double)n;
 	e->lo = lo * scale;
 	e->hi = hi * scale;
 	return 0;

@@ -1,12 +1,17 @@
 /* From counts to nanoseconds per exit, with 95% intervals.
  *
- * Sample method: a cpu-clock sampler that fires every `period` ns of CPU
- * time lands inside taskstats_exit() k times over n calls; k * period / n
- * estimates the mean CPU time per call.  k is treated as a Poisson count:
- * the interval is Byar's approximation of the exact (Garwood) Poisson
- * interval for k, scaled by period / n.  It is conservative for a
- * periodic sampler (whose count varies less than a Poisson count) as long
- * as the sampler does not lock in phase with the workload.
+ * Sample method: a cpu-clock sampler fires after every period of CPU
+ * time; k of its samples land inside taskstats_exit() over n calls.  Each
+ * sample stands for the period that ended with it (the period is varied
+ * at random around its nominal value, so that the sampler cannot run in
+ * step with a paced workload: a fixed 100 us period against 4,000 exits/s
+ * sees the exits at only two phases, and one run's estimate can be 3x
+ * another's).  The estimate is the sum of those periods over n.  Its
+ * interval treats k as a Poisson count: the exact (Garwood) interval for
+ * k (Byar's close approximation above 200 samples), times the mean period
+ * of the k samples, over n.  A sampler that is not in step with the
+ * workload varies less than a Poisson count, so the interval is on the
+ * safe side.
  *
  * fentry method: n exact times; mean +- t95(n-1) * sd / sqrt(n). */
 #ifndef EXITPROBE_ESTIMATE_H
@@ -24,9 +29,10 @@ struct probe_est {
 /* 95% interval of a Poisson mean given one count k (lo = 0 for k = 0). */
 void probe_poisson_ci95(uint64_t k, double *lo, double *hi);
 
-/* k samples over n calls at period_ns: 0, or -EINVAL when n = 0 or the
- * period is not positive. */
-int probe_est_sampled(uint64_t k, uint64_t n, double period_ns,
+/* k samples whose periods add up to sum_ns, over n calls; period_ns, the
+ * nominal period, scales the bound when k = 0.  0, or -EINVAL when n = 0
+ * or the period is not positive. */
+int probe_est_sampled(uint64_t k, double sum_ns, uint64_t n, double period_ns,
 		      struct probe_est *e);
 
 /* n timed calls with sum and sum of squares of their ns: 0, or -EINVAL

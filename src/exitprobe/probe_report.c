@@ -33,7 +33,7 @@ const char *report_class_key(unsigned cls)
 }
 
 struct sums {
-	__u64 exits, samples, foreign, ns, ns_sq;
+	__u64 exits, samples, sample_ns, foreign, ns, ns_sq;
 };
 
 static struct sums sum_classes(const struct probe_result *r, unsigned mask)
@@ -47,8 +47,10 @@ static struct sums sum_classes(const struct probe_result *r, unsigned mask)
 		s.foreign += r->c.foreign[c];
 		s.ns += r->c.ns[c];
 		s.ns_sq += r->c.ns_sq[c];
-		for (unsigned k = 0; k < PROBE_NCALLEE; k++)
+		for (unsigned k = 0; k < PROBE_NCALLEE; k++) {
 			s.samples += r->c.samples[c][k];
+			s.sample_ns += r->c.sample_ns[c][k];
+		}
 	}
 	return s;
 }
@@ -60,15 +62,17 @@ int report_estimate(const struct probe_result *r, unsigned mask,
 
 	if (r->method == METHOD_FENTRY)
 		return probe_est_timed(s.exits, (double)s.ns, (double)s.ns_sq, e);
-	return probe_est_sampled(s.samples, s.exits, (double)r->period_ns, e);
+	return probe_est_sampled(s.samples, (double)s.sample_ns, s.exits,
+				 (double)r->period_ns, e);
 }
 
-static __u64 callee_samples(const struct probe_result *r, unsigned k)
+/* ns of samples under callee k, all classes */
+static __u64 callee_ns(const struct probe_result *r, unsigned k)
 {
 	__u64 n = 0;
 
 	for (unsigned c = 0; c < PROBE_NCLASS; c++)
-		n += r->c.samples[c][k];
+		n += r->c.sample_ns[c][k];
 	return n;
 }
 
@@ -130,8 +134,7 @@ static void summary_sampling(const struct probe_result *r, struct kvbuf *kb)
 	for (unsigned k = 0; s.exits && k < PROBE_NCALLEE; k++) {
 		snprintf(key, sizeof(key), "ns_per_exit_in_%s",
 			 ksyms_callee_name(k));
-		kv_double(kb, key, (double)callee_samples(r, k) *
-			  (double)r->period_ns / (double)s.exits);
+		kv_double(kb, key, (double)callee_ns(r, k) / (double)s.exits);
 	}
 }
 
@@ -207,10 +210,10 @@ static void text_callees(const struct probe_result *r, FILE *f)
 
 	if (r->method != METHOD_SAMPLE || !s.samples)
 		return;
-	fprintf(f, "where it goes (share of the samples, all exits):");
+	fprintf(f, "where it goes (share of the time, all exits):");
 	for (unsigned k = 0; k < PROBE_NCALLEE; k++)
 		fprintf(f, " %s %.0f%%", ksyms_callee_name(k),
-			pct(callee_samples(r, k), s.samples));
+			pct(callee_ns(r, k), s.sample_ns));
 	fputc('\n', f);
 }
 

@@ -54,26 +54,46 @@ static void test_poisson_large(void **state)
 	rel_near(hi, 1e6 + 1.96 * 1000, 1e-5);
 }
 
-/* 189 samples at 100 us over 4002 calls: 4722.6 ns per call. */
+/* 189 samples of 100 us each over 4002 calls: 4722.6 ns per call. */
 static void test_sampled(void **state)
 {
 	struct probe_est e;
 	double lo, hi;
 
 	(void)state;
-	assert_int_equal(probe_est_sampled(189, 4002, 100000, &e), 0);
+	assert_int_equal(probe_est_sampled(189, 189 * 100000.0, 4002, 100000, &e), 0);
 	near(e.ns, 189 * 100000.0 / 4002, 1e-9);
 	probe_poisson_ci95(189, &lo, &hi);
 	near(e.lo, lo * 100000.0 / 4002, 1e-9);
 	near(e.hi, hi * 100000.0 / 4002, 1e-9);
 	assert_true(e.lo < e.ns && e.ns < e.hi);
 	near(probe_est_half(&e), (e.hi - e.lo) / 2, 1e-12);
-	/* No sample: 0 with an upper bound of 3.689 periods per n. */
-	assert_int_equal(probe_est_sampled(0, 1000, 100000, &e), 0);
+	/* No sample: 0 with an upper bound of 3.689 nominal periods per n. */
+	assert_int_equal(probe_est_sampled(0, 0, 1000, 100000, &e), 0);
 	near(e.ns, 0, 0);
 	near(e.hi, 3.689 * 100, 0.2);
-	assert_int_equal(probe_est_sampled(5, 0, 100000, &e), -EINVAL);
-	assert_int_equal(probe_est_sampled(5, 10, 0, &e), -EINVAL);
+	assert_int_equal(probe_est_sampled(5, 5e5, 0, 100000, &e), -EINVAL);
+	assert_int_equal(probe_est_sampled(5, 5e5, 10, 0, &e), -EINVAL);
+}
+
+/* Varied periods: each sample stands for its own.  Samples of 75, 100
+ * and 125 us over 3 calls: 100 us per call; the interval is that of 3
+ * Poisson counts at the mean period. */
+static void test_sampled_varied(void **state)
+{
+	struct probe_est e;
+	double lo, hi;
+
+	(void)state;
+	assert_int_equal(probe_est_sampled(3, 300000, 3, 100000, &e), 0);
+	near(e.ns, 100000, 1e-9);
+	probe_poisson_ci95(3, &lo, &hi);
+	near(e.lo, lo * 100000 / 3, 1e-6);
+	near(e.hi, hi * 100000 / 3, 1e-6);
+	/* Short periods: the same count stands for less time. */
+	assert_int_equal(probe_est_sampled(3, 150000, 3, 100000, &e), 0);
+	near(e.ns, 50000, 1e-9);
+	near(e.hi, hi * 50000 / 3, 1e-6);
 }
 
 /* Times 2, 4, 4, 4, 5, 5, 7, 9: mean 5, sd sqrt(32/7), t95(7) = 2.3646. */
@@ -135,6 +155,7 @@ int main(void)
 		cmocka_unit_test(test_poisson_exact),
 		cmocka_unit_test(test_poisson_large),
 		cmocka_unit_test(test_sampled),
+		cmocka_unit_test(test_sampled_varied),
 		cmocka_unit_test(test_timed),
 		cmocka_unit_test(test_hist_bucket),
 		cmocka_unit_test(test_hist_percentile),

@@ -102,10 +102,12 @@ static void test_summary_keys(void **state)
 	(void)state;
 	res.c.exits[PROBE_CLS_TGID] = 4000;
 	res.c.samples[PROBE_CLS_TGID][CALLEE_TGID] = 8;
+	res.c.sample_ns[PROBE_CLS_TGID][CALLEE_TGID] = 8 * 100000;
 	res.c.exits[0] = 1000;
 	res.c.exits[PROBE_CLS_LISTENER] = 1000;
 	res.c.foreign[PROBE_CLS_LISTENER] = 1000;
 	res.c.samples[PROBE_CLS_LISTENER][CALLEE_SEND] = 30;
+	res.c.sample_ns[PROBE_CLS_LISTENER][CALLEE_SEND] = 30 * 100000;
 	kv_init(&kb);
 	assert_int_equal(report_summary_text(&res, &kb), 0);
 	assert_int_equal(kvmap_parse(kb.s, &kv), 0);
@@ -124,6 +126,8 @@ static void test_summary_keys(void **state)
 	assert_true(v == 0);
 	assert_int_equal(kvmap_double(&kv, "ns_per_exit_tgid_off_listener", &v), 0);
 	assert_true(v == 3000);
+	assert_int_equal(kvmap_double(&kv, "ns_per_exit_in_netlink_unicast", &v), 0);
+	assert_true(v == 500);	/* 30 * 100 us over all 6000 exits */
 	assert_int_equal(kvmap_double(&kv, "ns_per_exit_tgid_on_listener", &v),
 			 -ENOENT);	/* no exits in that class */
 	kvmap_free(&kv);

@@ -142,8 +142,10 @@ static void add_pending(struct probe_counters *c, __u32 cls, __u32 pid)
 
 	if (!pd)
 		return;
-	for (int i = 0; i < PROBE_NCALLEE; i++)
+	for (int i = 0; i < PROBE_NCALLEE; i++) {
 		c->samples[cls & 3][i] += pd->samples[i];
+		c->sample_ns[cls & 3][i] += pd->sample_ns[i];
+	}
 	ns = pd->ns;
 	if (ns) {
 		c->ns[cls & 3] += ns;
@@ -215,6 +217,7 @@ int on_sample(struct bpf_perf_event_data *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid(), stack[PROBE_STACK_DEPTH];
 	struct probe_counters *c = totals();
+	struct task_struct *task;
 	struct probe_pending *pd;
 	long n;
 	int callee;
@@ -222,7 +225,10 @@ int on_sample(struct bpf_perf_event_data *ctx)
 	if (!c)
 		return 0;
 	c->samples_all++;
-	if (!in_scope(id >> 32))
+	/* Only an exiting task can be in taskstats_exit(): the stack walk,
+	 * the costly part, is for those alone. */
+	task = (struct task_struct *)bpf_get_current_task();
+	if (!(BPF_CORE_READ(task, flags) & PF_EXITING) || !in_scope(id >> 32))
 		return 0;
 	n = bpf_get_stack(ctx, stack, sizeof(stack), 0);
 	if (n <= 0)
@@ -239,6 +245,9 @@ int on_sample(struct bpf_perf_event_data *ctx)
 		return 0;
 	}
 	pd->samples[callee]++;
+	/* User space varies the period to keep the sampler out of step with
+	 * a paced workload: each sample stands for its own period. */
+	pd->sample_ns[callee] += ctx->sample_period;
 	return 0;
 }
 

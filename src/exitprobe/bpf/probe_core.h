@@ -55,7 +55,10 @@ struct sched_entity {
 	struct cfs_rq *cfs_rq;
 } __attribute__((preserve_access_index));
 
+#define PF_EXITING 0x00000004	/* set in do_exit() before taskstats_exit() */
+
 struct task_struct {
+	unsigned int flags;
 	pid_t pid;
 	pid_t tgid;
 	struct sched_entity se;
@@ -73,6 +76,21 @@ struct listener {
 	char valid;
 } __attribute__((preserve_access_index));
 
-struct bpf_perf_event_data;
+/* The perf_event program's context is UAPI, not relocated: its layout
+ * must be exact.  bpf_user_pt_regs_t is struct pt_regs on x86-64 (21
+ * registers) and struct user_pt_regs on arm64 (34). */
+#if defined(__TARGET_ARCH_x86)
+#define PROBE_NREGS 21
+#elif defined(__TARGET_ARCH_arm64)
+#define PROBE_NREGS 34
+#else
+#error "exitprobe's BPF side knows x86 and arm64 (set __TARGET_ARCH_...)"
+#endif
+
+struct bpf_perf_event_data {
+	__u64 regs[PROBE_NREGS];
+	__u64 sample_period;	/* the period that ended with this sample */
+	__u64 addr;
+};
 
 #endif
