@@ -269,7 +269,8 @@ static void text_rate(const struct replist *l, const struct spawn_config *cfg,
 	double achieved = get_d(l, GEN_KEY_ACHIEVED_RATE);
 
 	if (cfg->baseline || cfg->cohort || cfg->rate <= 0)
-		fprintf(out, "  rate       %.1f exits/s (flat out)\n", achieved);
+		fprintf(out, "  rate       %.1f %s/s (flat out)\n", achieved,
+			cfg->shape == SHAPE_GROUP ? "groups" : "exits");
 	else if (get_d(l, GEN_KEY_SATURATED))
 		fprintf(out, "  rate       SATURATED: the target %.1f/s is more "
 			"than this machine did; achieved %.1f/s\n",

@@ -165,6 +165,10 @@ static void test_text(void **state)
 	assert_non_null(strstr(t, "  late  "));
 	assert_null(strstr(t, "  mmap  "));
 	free(t);
+	cfg.rate = 0;
+	t = text_of(&cfg, &res);
+	assert_non_null(strstr(t, "  rate       900.0 groups/s (flat out)"));
+	free(t);
 	cfg.shape = SHAPE_PROCESS;
 	cfg.cohort = 2;
 	cfg.mmap_bytes = 1 << 20;
