@@ -475,15 +475,15 @@ static void overhead_panels(struct plotter *p, const struct sweep_config *cfg,
 	char title[256];
 
 	if (probe)
-		metric_panel(p, cfg, plan, a, M_TS_NS_PER_EXIT, "taskstats_exit() CPU "
-			     "per exit, in the kernel (exitprobe)", "ns per exit", false);
-	metric_panel(p, cfg, plan, a, M_CPU_US_PER_EXIT, "CPU per exit: exitgen's "
-		     "user+sys with children / exits (exact)", "us per exit", false);
-	metric_panel(p, cfg, plan, a, M_MACHINE_CPU_US_PER_EXIT, "Machine CPU per "
-		     "exit: all CPUs' busy time (/proc/stat) / exits", "us per exit", false);
+		metric_panel(p, cfg, plan, a, M_TS_NS_PER_EXIT, "ts_ns_per_exit: "
+			     "taskstats_exit() CPU per exit, in the kernel (exitprobe)", "ns per exit", false);
+	metric_panel(p, cfg, plan, a, M_CPU_US_PER_EXIT, "cpu_us_per_exit: "
+		     "exitgen's user+sys with children / exits (exact)", "us per exit", false);
+	metric_panel(p, cfg, plan, a, M_MACHINE_CPU_US_PER_EXIT, "machine_cpu_us_per_exit: "
+		     "all CPUs' busy time (/proc/stat) / exits", "us per exit", false);
 	if (probe) {
-		panel_begin(p, "Shares of exits (exitprobe): with a tgid accumulator, "
-			    "meeting a listener", x_title(cfg), "share of exits", true, true);
+		panel_begin(p, "tgid_on_share, listener_share: exits "
+			    "with a tgid accumulator, meeting a listener (exitprobe)", x_title(cfg), "share of exits", true, true);
 		metric_series(p, cfg, plan, a, M_TGID_ON_SHARE, false, true);
 		metric_series(p, cfg, plan, a, M_LISTENER_SHARE, false, true);
 		panel_end(p);
@@ -497,8 +497,8 @@ static void overhead_panels(struct plotter *p, const struct sweep_config *cfg,
 	}
 	if (!loss)
 		return;
-	metric_panel(p, cfg, plan, a, M_MON_US_PER_RECORD, "Collector CPU per "
-		     "record: exitmon's user+sys / records (exact)", "us per record", true);
+	metric_panel(p, cfg, plan, a, M_MON_US_PER_RECORD, "monitor_us_per_record: "
+		     "exitmon's user+sys / records received (exact)", "us per record", true);
 	panel_begin(p, "Records lost and dropped per run (mean; dropped counts the "
 		    "whole socket)", x_title(cfg), "records per run", true, true);
 	metric_series(p, cfg, plan, a, M_LOST, true, true);
