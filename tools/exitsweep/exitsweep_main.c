@@ -69,15 +69,14 @@ static const struct opt_desc options[] = {
 	{ "quick", 'q', NULL, "a short sweep (about a minute on 2 CPUs)" },
 	{ "csv", OPT_CSV, "FILE", "write one row per run and per cell to FILE" },
 	{ "json", OPT_JSON, "FILE", "write all results to FILE (for compare)" },
-	{ "plot", OPT_PLOT, "FILE.svg", "plot overhead and loss against exit rate "
-	  "(gnuplot)" },
+	{ "plot", OPT_PLOT, "FILE.svg", "plot the results through gnuplot (a .png "
+	  "name: PNG)" },
 	{ "exitmon", OPT_EXITMON, "PATH", "the collector (default: next to "
-	  "exitsweep, else PATH)" },
+	  "exitsweep, in the sbin directory, else PATH)" },
 	{ "exitgen", OPT_EXITGEN, "PATH", "the generator (default: next to "
 	  "exitsweep, else PATH)" },
-	{ "probe", OPT_PROBE, "MODE", "overhead: run each exitgen under exitprobe "
-	  "to time taskstats_exit() in the kernel: auto (default; off when it "
-	  "cannot run), fentry, sample or off" },
+	{ "probe", OPT_PROBE, "MODE", "overhead: time taskstats_exit() with "
+	  "exitprobe: auto (default), fentry, sample, off" },
 	{ "exitprobe", OPT_EXITPROBE, "PATH", "the probe (default: next to "
 	  "exitsweep, in the sbin directory, else PATH)" },
 	{ "run-timeout", OPT_RUN_TIMEOUT, "SECONDS", "give up on a run after "
