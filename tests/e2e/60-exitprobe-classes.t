@@ -54,6 +54,9 @@ for shape in thread process; do
 	check "$shape: at least $N exits seen through sh -c" \
 		[ "$(kv "$f" exits)" -ge $N ]
 	check "$shape: class counts add up" consistent "$f"
+	# The runqueue the listener list is found from is this CPU's.
+	check "$shape: listener state known for every exit" \
+		[ "$(kv "$f" exits_listener_unknown)" = 0 ]
 	if [ $shape = thread ]; then
 		check "thread: >= 99% tgid on ($(share "$f" exits_tgid_on)%)" \
 			[ "$(share "$f" exits_tgid_on)" -ge 99 ]

@@ -104,8 +104,13 @@ static bool declared_port(__s32 port)
  * Returns NULL when the runqueue is not this CPU's. */
 static struct listener_list *this_cpu_listeners(struct task_struct *p)
 {
-	struct rq *rq = BPF_CORE_READ(p, se.cfs_rq, rq);
+	struct rq *rq;
 
+	/* se.cfs_rq exists with CONFIG_FAIR_GROUP_SCHED only: elsewhere the
+	 * program still loads and every exit counts as "unknown". */
+	if (!bpf_core_field_exists(p->se.cfs_rq))
+		return NULL;
+	rq = BPF_CORE_READ(p, se.cfs_rq, rq);
 	if (!rq || BPF_CORE_READ(rq, cpu) != (int)bpf_get_smp_processor_id())
 		return NULL;
 	return (struct listener_list *)((char *)rq + rq_to_listeners);
