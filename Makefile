@@ -35,11 +35,13 @@ endif
 # A folder per program over one shared library (src/common, headers in
 # include/).  A program's private headers sit beside its sources; a folder
 # may add its own rules in a build.mk (e.g. generated BPF skeletons).
-PROGRAMS    := exitmon exitgen exitsweep exitstat
+PROGRAMS    := exitmon exitgen exitsweep exitstat exitprobe
 exitmon_DIR   := src/exitmon
 exitgen_DIR   := src/exitgen
 exitsweep_DIR := tools/exitsweep
 exitstat_DIR  := src/exitstat
+exitprobe_DIR := src/exitprobe
+exitprobe_LIBS := $(shell $(PKG_CONFIG) --libs libbpf)
 PROG_DIRS   := $(foreach p,$(PROGRAMS),$($(p)_DIR))
 COMMON_SRCS := $(wildcard src/common/*.c)
 COMMON_OBJS := $(COMMON_SRCS:%.c=$(B)/%.o)
@@ -50,7 +52,8 @@ LIB_SRCS    := $(COMMON_SRCS) $(filter-out $(MAIN_SRCS),\
 TEST_INC    := $(addprefix -I,$(PROG_DIRS))
 UNIT_SRCS   := $(wildcard tests/unit/test_*.c)
 UNIT_BINS   := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
-MANPAGES    := man/exitmon.8 man/exitgen.1 man/exitsweep.1 man/exitstat.1
+MANPAGES    := man/exitmon.8 man/exitprobe.8 man/exitgen.1 man/exitsweep.1 \
+               man/exitstat.1
 
 .PHONY: all check unit e2e lint-man install clean bench bench-exitstat soak fuzz deps demo test
 all: $(PROGRAMS)
@@ -119,9 +122,9 @@ soak: all
 install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) \
 	  $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man1
-	install -m 755 exitmon $(DESTDIR)$(SBINDIR)/exitmon
+	install -m 755 exitmon exitprobe $(DESTDIR)$(SBINDIR)/
 	install -m 755 exitgen exitsweep exitstat $(DESTDIR)$(BINDIR)/
-	install -m 644 man/exitmon.8 $(DESTDIR)$(MANDIR)/man8/
+	install -m 644 man/exitmon.8 man/exitprobe.8 $(DESTDIR)$(MANDIR)/man8/
 	install -m 644 $(filter %.1,$(wildcard $(MANPAGES))) $(DESTDIR)$(MANDIR)/man1/
 	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/logrotate.d
 	sed 's|/usr/local/sbin/exitmon|$(SBINDIR)/exitmon|' systemd/exitmon.service \

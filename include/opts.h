@@ -23,11 +23,13 @@ struct opts {
 	const struct opt_desc *t;
 	size_t n;
 	struct option lo[OPTS_MAX + 1];
-	char shortopts[3 * OPTS_MAX + 2];
+	char shortopts[3 * OPTS_MAX + 3];
 };
 
 /* Build the getopt_long tables from t (at most OPTS_MAX entries). */
 void opts_init(struct opts *o, const struct opt_desc *t, size_t n);
+/* Stop at the first operand (a command whose options are its own). */
+void opts_stop_at_operand(struct opts *o);
 /* The next option's key (its value in optarg), or -1 after the last one.
  * An unknown option or a missing value is a usage error (exit 2). */
 int opts_next(struct opts *o, int argc, char **argv);

@@ -30,6 +30,12 @@ void opts_init(struct opts *o, const struct opt_desc *t, size_t n)
 	opterr = 0;
 }
 
+void opts_stop_at_operand(struct opts *o)
+{
+	memmove(o->shortopts + 1, o->shortopts, strlen(o->shortopts) + 1);
+	o->shortopts[0] = '+';
+}
+
 static const char *name_of(const struct opts *o, int key)
 {
 	size_t i;

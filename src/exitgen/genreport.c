@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen_summary.h"
 #include "kvfile.h"
 
 static struct rep_item *rep_add(struct replist *l, const char *key, enum rep_type t)
@@ -111,12 +112,12 @@ static void build_cpu(struct replist *l, const struct spawn_result *res)
 	double uc = tv_s(res->children.ru_utime);
 	double sc = tv_s(res->children.ru_stime);
 
-	rep_dbl(l, "user", us + uc, 6);
-	rep_dbl(l, "sys", ss + sc, 6);
-	rep_dbl(l, "user_self", us, 6);
-	rep_dbl(l, "sys_self", ss, 6);
-	rep_dbl(l, "user_children", uc, 6);
-	rep_dbl(l, "sys_children", sc, 6);
+	rep_dbl(l, GEN_KEY_USER, us + uc, 6);
+	rep_dbl(l, GEN_KEY_SYS, ss + sc, 6);
+	rep_dbl(l, GEN_KEY_USER_SELF, us, 6);
+	rep_dbl(l, GEN_KEY_SYS_SELF, ss, 6);
+	rep_dbl(l, GEN_KEY_USER_CHILDREN, uc, 6);
+	rep_dbl(l, GEN_KEY_SYS_CHILDREN, sc, 6);
 }
 
 /* Both strings live in one allocation the caller frees: the group sizes,
@@ -141,14 +142,14 @@ static int build_cohort(struct replist *l, const struct spawn_result *res,
 	for (uint64_t i = 0; i < n; i++)
 		used += (size_t)snprintf(finish + used, flen - used, "%s%.6f",
 					 i ? "," : "", f[i]);
-	rep_u64(l, "cohort_n", n);
-	rep_dbl(l, "cohort_first_s", n ? f[0] : 0, 6);
-	rep_dbl(l, "cohort_last_s", n ? f[n - 1] : 0, 6);
-	rep_dbl(l, "cohort_spread_s", n ? f[n - 1] - f[0] : 0, 6);
-	rep_dbl(l, "cohort_median_s", n ? (f[(n - 1) / 2] + f[n / 2]) / 2 : 0, 6);
-	rep_u64(l, "cohort_ngroups", ng);
-	rep_str(l, "cohort_groups", groups);
-	rep_str(l, "cohort_finish_s", finish);
+	rep_u64(l, GEN_KEY_COHORT_N, n);
+	rep_dbl(l, GEN_KEY_COHORT_FIRST, n ? f[0] : 0, 6);
+	rep_dbl(l, GEN_KEY_COHORT_LAST, n ? f[n - 1] : 0, 6);
+	rep_dbl(l, GEN_KEY_COHORT_SPREAD, n ? f[n - 1] - f[0] : 0, 6);
+	rep_dbl(l, GEN_KEY_COHORT_MEDIAN, n ? (f[(n - 1) / 2] + f[n / 2]) / 2 : 0, 6);
+	rep_u64(l, GEN_KEY_COHORT_NGROUPS, ng);
+	rep_str(l, GEN_KEY_COHORT_GROUPS, groups);
+	rep_str(l, GEN_KEY_COHORT_FINISH, finish);
 	return 0;
 }
 
@@ -160,45 +161,47 @@ int genreport_build(struct replist *l, const struct spawn_config *cfg,
 
 	l->n = 0;
 	*groups = NULL;
-	rep_u64(l, "exits", res->exits);
+	rep_u64(l, GEN_KEY_EXITS, res->exits);
 	if (cfg->rate > 0)
-		rep_dbl(l, "target_rate", cfg->rate, 3);
+		rep_dbl(l, GEN_KEY_TARGET_RATE, cfg->rate, 3);
 	else
-		rep_str(l, "target_rate", "max");
-	rep_dbl(l, "achieved_rate", achieved, 3);
-	rep_dbl(l, "elapsed", res->elapsed, 6);
+		rep_str(l, GEN_KEY_TARGET_RATE, "max");
+	rep_dbl(l, GEN_KEY_ACHIEVED_RATE, achieved, 3);
+	rep_dbl(l, GEN_KEY_ELAPSED, res->elapsed, 6);
 	build_cpu(l, res);
-	rep_u64(l, "saturated", is_saturated(cfg, res, achieved));
-	rep_dbl(l, "late_p50_us", ns_us(hist_percentile(&res->late, 50)), 1);
-	rep_dbl(l, "late_p99_us", ns_us(hist_percentile(&res->late, 99)), 1);
-	rep_dbl(l, "late_max_us", ns_us(res->late.count ? res->late.max : 0), 1);
+	rep_u64(l, GEN_KEY_SATURATED, is_saturated(cfg, res, achieved));
+	rep_dbl(l, GEN_KEY_LATE_P50, ns_us(hist_percentile(&res->late, 50)), 1);
+	rep_dbl(l, GEN_KEY_LATE_P99, ns_us(hist_percentile(&res->late, 99)), 1);
+	rep_dbl(l, GEN_KEY_LATE_MAX, ns_us(res->late.count ? res->late.max : 0), 1);
 	if (cfg->shape == SHAPE_GROUP)
 		snprintf(shape, sizeof(shape), "group:%u", cfg->group_threads);
 	else
 		snprintf(shape, sizeof(shape), "%s", workload_shape_name(cfg->shape));
-	rep_str(l, "shape", shape);
-	rep_str(l, "tag", cfg->tag);
-	rep_u64(l, "tasks_created", res->created);
-	rep_str(l, "stopped_by", spawn_stop_name(res->stopped_by));
-	rep_str(l, "mode", mode_name(cfg));
-	rep_u64(l, "workers", cfg->workers);
-	rep_u64(l, "threads_per_task", cfg->shape == SHAPE_GROUP ?
+	rep_str(l, GEN_KEY_SHAPE, shape);
+	rep_str(l, GEN_KEY_TAG, cfg->tag);
+	rep_u64(l, GEN_KEY_TASKS_CREATED, res->created);
+	rep_str(l, GEN_KEY_STOPPED_BY, spawn_stop_name(res->stopped_by));
+	rep_str(l, GEN_KEY_MODE, mode_name(cfg));
+	rep_u64(l, GEN_KEY_WORKERS, cfg->workers);
+	rep_u64(l, GEN_KEY_THREADS_PER_TASK, cfg->shape == SHAPE_GROUP ?
 	       cfg->group_threads : 1);
-	rep_str(l, "exit_by", cfg->exit_by == EXIT_BY_SIGNAL ? "signal" : "exit");
-	rep_dbl(l, "reap_p50_us", ns_us(hist_percentile(&res->reap, 50)), 1);
-	rep_dbl(l, "reap_p99_us", ns_us(hist_percentile(&res->reap, 99)), 1);
-	rep_dbl(l, "reap_max_us", ns_us(res->reap.count ? res->reap.max : 0), 1);
-	rep_u64(l, "children_left", (uint64_t)res->children_left);
+	rep_u64(l, GEN_KEY_TASKS_EXITED, res->exits * (cfg->shape == SHAPE_GROUP ?
+						     cfg->group_threads : 1));
+	rep_str(l, GEN_KEY_EXIT_BY, cfg->exit_by == EXIT_BY_SIGNAL ? "signal" : "exit");
+	rep_dbl(l, GEN_KEY_REAP_P50, ns_us(hist_percentile(&res->reap, 50)), 1);
+	rep_dbl(l, GEN_KEY_REAP_P99, ns_us(hist_percentile(&res->reap, 99)), 1);
+	rep_dbl(l, GEN_KEY_REAP_MAX, ns_us(res->reap.count ? res->reap.max : 0), 1);
+	rep_u64(l, GEN_KEY_CHILDREN_LEFT, (uint64_t)res->children_left);
 	if (cfg->batch)
-		rep_u64(l, "batch", cfg->batch);
+		rep_u64(l, GEN_KEY_BATCH, cfg->batch);
 	if (cfg->background) {
-		rep_u64(l, "background", res->background);
-		rep_dbl(l, "kill_background_s", res->kill_background, 6);
+		rep_u64(l, GEN_KEY_BACKGROUND, res->background);
+		rep_dbl(l, GEN_KEY_KILL_BACKGROUND, res->kill_background, 6);
 	}
 	if (cfg->mmap_bytes)
-		rep_u64(l, "mmap_bytes", cfg->mmap_bytes);
+		rep_u64(l, GEN_KEY_MMAP_BYTES, cfg->mmap_bytes);
 	if (cfg->exit_by == EXIT_BY_SIGNAL)
-		rep_dbl(l, "kill_reap_s", res->elapsed, 6);
+		rep_dbl(l, GEN_KEY_KILL_REAP, res->elapsed, 6);
 	if (cfg->cohort)
 		return build_cohort(l, res, groups);
 	return 0;
@@ -263,11 +266,12 @@ static double get_d(const struct replist *l, const char *key)
 static void text_rate(const struct replist *l, const struct spawn_config *cfg,
 		      FILE *out)
 {
-	double achieved = get_d(l, "achieved_rate");
+	double achieved = get_d(l, GEN_KEY_ACHIEVED_RATE);
 
 	if (cfg->baseline || cfg->cohort || cfg->rate <= 0)
-		fprintf(out, "  rate       %.1f exits/s (flat out)\n", achieved);
-	else if (get_d(l, "saturated"))
+		fprintf(out, "  rate       %.1f %s/s (flat out)\n", achieved,
+			cfg->shape == SHAPE_GROUP ? "groups" : "exits");
+	else if (get_d(l, GEN_KEY_SATURATED))
 		fprintf(out, "  rate       SATURATED: the target %.1f/s is more "
 			"than this machine did; achieved %.1f/s\n",
 			cfg->rate, achieved);
@@ -279,11 +283,11 @@ static void text_rate(const struct replist *l, const struct spawn_config *cfg,
 static void text_cohort(const struct replist *l, const struct spawn_result *res,
 			FILE *out)
 {
-	const struct rep_item *g = rep_get(l, "cohort_groups");
+	const struct rep_item *g = rep_get(l, GEN_KEY_COHORT_GROUPS);
 
 	fprintf(out, "  cohort     first %.3f s, last %.3f s, spread %.3f s, "
-		"groups %s\n", get_d(l, "cohort_first_s"),
-		get_d(l, "cohort_last_s"), get_d(l, "cohort_spread_s"),
+		"groups %s\n", get_d(l, GEN_KEY_COHORT_FIRST),
+		get_d(l, GEN_KEY_COHORT_LAST), get_d(l, GEN_KEY_COHORT_SPREAD),
 		g ? g->s : "");
 	for (uint64_t i = 0; i < res->cohort_n; i++)
 		fprintf(out, "%s%.3f%s", i % 10 ? " " : "  finished   ",
@@ -291,28 +295,54 @@ static void text_cohort(const struct replist *l, const struct spawn_result *res,
 			i % 10 == 9 || i + 1 == res->cohort_n ? "\n" : "");
 }
 
+/* "900 exits" or, for group:K, "300 groups (1200 tasks)". */
+static void text_head(const struct replist *l, const struct spawn_config *cfg,
+		      const struct spawn_result *res, FILE *out)
+{
+	fprintf(out, "exitgen: %llu ", (unsigned long long)res->exits);
+	if (cfg->shape == SHAPE_GROUP)
+		fprintf(out, "group%s (%.0f tasks)", res->exits == 1 ? "" : "s",
+			get_d(l, GEN_KEY_TASKS_EXITED));
+	else
+		fprintf(out, "exit%s", res->exits == 1 ? "" : "s");
+	fprintf(out, ", shape %s, tag \"%s\", %u worker%s, %s, stopped by %s\n",
+		rep_get(l, GEN_KEY_SHAPE)->s, cfg->tag, cfg->workers,
+		cfg->workers == 1 ? "" : "s", rep_get(l, GEN_KEY_MODE)->s,
+		spawn_stop_name(res->stopped_by));
+}
+
+static void text_mmap(const struct spawn_config *cfg, FILE *out)
+{
+	if (!cfg->mmap_bytes)
+		return;
+	fprintf(out, "  mmap       %llu bytes (%.1f MiB) shared, touched before "
+		"the first task, %s\n", (unsigned long long)cfg->mmap_bytes,
+		(double)cfg->mmap_bytes / (1 << 20),
+		cfg->mmap_path ? cfg->mmap_path : "an unlinked temporary file");
+}
+
+/* A cohort is released at once: it has no pace, so neither a rate nor a
+ * lateness worth printing. */
 void genreport_text(const struct replist *l, const struct spawn_config *cfg,
 		 const struct spawn_result *res, FILE *out)
 {
-	const struct rep_item *shape = rep_get(l, "shape");
-
-	fprintf(out, "exitgen: %llu exits, shape %s, tag \"%s\", %u worker%s, "
-		"%s, stopped by %s\n", (unsigned long long)res->exits,
-		shape->s, cfg->tag, cfg->workers, cfg->workers == 1 ? "" : "s",
-		rep_get(l, "mode")->s, spawn_stop_name(res->stopped_by));
-	text_rate(l, cfg, out);
+	text_head(l, cfg, res, out);
+	if (!cfg->cohort)
+		text_rate(l, cfg, out);
 	fprintf(out, "  elapsed    %.6f s, %llu tasks created\n", res->elapsed,
 		(unsigned long long)res->created);
+	text_mmap(cfg, out);
 	fprintf(out, "  cpu        user %.3f s, sys %.3f s (self %.3f + %.3f, "
-		"children %.3f + %.3f)\n", get_d(l, "user"), get_d(l, "sys"),
-		get_d(l, "user_self"), get_d(l, "sys_self"),
-		get_d(l, "user_children"), get_d(l, "sys_children"));
-	fprintf(out, "  late       p50 %.1f us, p99 %.1f us, max %.1f us\n",
-		get_d(l, "late_p50_us"), get_d(l, "late_p99_us"),
-		get_d(l, "late_max_us"));
+		"children %.3f + %.3f)\n", get_d(l, GEN_KEY_USER), get_d(l, GEN_KEY_SYS),
+		get_d(l, GEN_KEY_USER_SELF), get_d(l, GEN_KEY_SYS_SELF),
+		get_d(l, GEN_KEY_USER_CHILDREN), get_d(l, GEN_KEY_SYS_CHILDREN));
+	if (!cfg->cohort)
+		fprintf(out, "  late       p50 %.1f us, p99 %.1f us, max %.1f us\n",
+			get_d(l, GEN_KEY_LATE_P50), get_d(l, GEN_KEY_LATE_P99),
+			get_d(l, GEN_KEY_LATE_MAX));
 	fprintf(out, "  reap       p50 %.1f us, p99 %.1f us, max %.1f us "
-		"(create or release to reap)\n", get_d(l, "reap_p50_us"),
-		get_d(l, "reap_p99_us"), get_d(l, "reap_max_us"));
+		"(create or release to reap)\n", get_d(l, GEN_KEY_REAP_P50),
+		get_d(l, GEN_KEY_REAP_P99), get_d(l, GEN_KEY_REAP_MAX));
 	if (cfg->background)
 		fprintf(out, "  background %llu children, killed and reaped in "
 			"%.6f s\n", (unsigned long long)res->background,

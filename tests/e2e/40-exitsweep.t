@@ -130,10 +130,17 @@ for r in d['runs']:
 n = 0
 for c in d['comparisons']:
     for f in c['figures']:
-        a = [v[f['metric']] for v in vals[f['a_cell']]]
-        b = [v[f['metric']] for v in vals[f['b_cell']]]
-        ma, mb = sum(a) / len(a), sum(b) / len(b)
+        a = [v[f['metric']] for v in vals[f['a_cell']] if v[f['metric']] is not None]
+        b = [v[f['metric']] for v in vals[f['b_cell']] if v[f['metric']] is not None]
         n += 1
+        if f['excluded']:   # a no-listener cell met a foreign listener
+            assert f['overhead_pct'] is None and f['diff'] is None, f
+            continue
+        if len(a) < 2 or len(b) < 2:   # no probe here: no ts_ns_per_exit
+            assert f['overhead_pct'] is None and f['metric'] == 'ts_ns_per_exit', f
+            continue
+        ma, mb = sum(a) / len(a), sum(b) / len(b)
+        assert abs(f['diff'] - (ma - mb)) <= 1e-6 * max(1, abs(ma - mb)), f
         if f['overhead_pct'] is None:   # n/a: nothing to divide by
             assert mb == 0 and f['significant'] is None, f
             continue
@@ -141,8 +148,22 @@ for c in d['comparisons']:
         got = f['overhead_pct']
         assert abs(got - want) <= 1e-6 * max(1, abs(want)), (f, want)
         assert f['ci_lo'] <= got <= f['ci_hi'], f
-        assert f['significant'] == (f['ci_lo'] > 0 or f['ci_hi'] < 0), f
-assert n == 6 * 3 + 2 * 4 * 3, n   # tgid: 2 rates x 3 listeners; batch, wakeup: 2 rates x 2 tgid
+        # never significant when a cell's runs are all equal
+        sig = (f['ci_lo'] > 0 or f['ci_hi'] < 0) and len(set(a)) > 1 and len(set(b)) > 1
+        assert f['significant'] == sig, f
+# 6 metrics (ts_ns, cpu_us, machine_cpu_us, user, sys, elapsed) x
+# tgid: 2 rates x 3 listeners; batch, wakeup: 2 rates x 2 tgid
+assert n == 6 * (6 + 2 * 4), n
+for c in d['cells']:
+    m = c['metrics']
+    assert m['cpu_us_per_exit']['n'] == 2 and m['cpu_us_per_exit']['mean'] > 0, c
+    assert m['machine_cpu_us_per_exit']['n'] == 2, c
+    if c['dimensions']['listener'] != 'none':
+        assert m['monitor_us_per_record']['mean'] > 0, c
+for r in d['runs']:
+    v = r['values']
+    want = (v['user_s'] + v['sys_s']) / v['exits'] * 1e6
+    assert abs(v['cpu_us_per_exit'] - want) <= 1e-6 * want, r
 assert all(l['expected'] == 600 for l in d['loss'])
 print('ok', n)
 EOF

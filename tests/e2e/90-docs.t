@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 
 for prog in exitmon:man/exitmon.8 exitgen:man/exitgen.1 exitsweep:man/exitsweep.1 \
-	exitstat:man/exitstat.1; do
+	exitstat:man/exitstat.1 exitprobe:man/exitprobe.8; do
 	p=${prog%%:*} page=$TOP/${prog#*:}
 	[ -x "$TOP/$p" ] || { nok "$p is built"; continue; }
 	check "$p: man page exists" [ -f "$page" ]

@@ -4,6 +4,7 @@
 TOP=${EXITMON_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 EXITMON=$TOP/exitmon
 EXITGEN=$TOP/exitgen
+EXITPROBE=$TOP/exitprobe
 T=$(mktemp -d /tmp/exitmon-test.XXXXXX)
 chmod 755 "$T"
 _n=0
@@ -97,7 +98,7 @@ man_examples() {
 # directory only root can enter, as CI's fresh clone does).
 public_bin() {
 	mkdir -p "$T/bin" && chmod 755 "$T/bin"
-	for p in exitmon exitgen exitsweep; do
+	for p in exitmon exitgen exitsweep exitprobe; do
 		[ -x "$TOP/$p" ] && cp "$TOP/$p" "$T/bin/"
 	done
 	echo "$T/bin"

@@ -135,6 +135,54 @@ static void test_json_and_summary(void **state)
 	assert_true(genreport_summary(&l, "/nonexistent/dir/x") < 0);
 }
 
+static char *text_of(const struct spawn_config *cfg, const struct spawn_result *res)
+{
+	struct replist l;
+	char *groups, *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_int_equal(genreport_build(&l, cfg, res, &groups), 0);
+	genreport_text(&l, cfg, res, f);
+	fclose(f);
+	free(groups);
+	return text;
+}
+
+/* group:K counts groups and tasks; a cohort has no rate nor lateness;
+ * --mmap is in the report. */
+static void test_text(void **state)
+{
+	struct spawn_config cfg;
+	struct spawn_result res;
+	double finish[] = { 0.5, 0.6 };
+	char *t;
+
+	(void)state;
+	fill(&cfg, &res);
+	t = text_of(&cfg, &res);
+	assert_non_null(strstr(t, "exitgen: 900 groups (2700 tasks), shape group:3"));
+	assert_non_null(strstr(t, "  late  "));
+	assert_null(strstr(t, "  mmap  "));
+	free(t);
+	cfg.rate = 0;
+	t = text_of(&cfg, &res);
+	assert_non_null(strstr(t, "  rate       900.0 groups/s (flat out)"));
+	free(t);
+	cfg.shape = SHAPE_PROCESS;
+	cfg.cohort = 2;
+	cfg.mmap_bytes = 1 << 20;
+	res.cohort_finish = finish;
+	res.cohort_n = 2;
+	t = text_of(&cfg, &res);
+	assert_non_null(strstr(t, "exitgen: 900 exits, shape process"));
+	assert_null(strstr(t, "  rate  "));
+	assert_null(strstr(t, "  late  "));
+	assert_non_null(strstr(t, "  mmap       1048576 bytes (1.0 MiB)"));
+	assert_non_null(strstr(t, "  cohort     first 0.500 s"));
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -143,6 +191,7 @@ int main(void)
 		cmocka_unit_test(test_groups_fair),
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_json_and_summary),
+		cmocka_unit_test(test_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "../../tools/exitsweep/sweep_analyze.h"
+#include "../../tools/exitsweep/sweep_costs.h"
 #include "../../tools/exitsweep/sweep_plan.h"
 #include "../../tools/exitsweep/sweep_report.h"
 
@@ -127,7 +128,12 @@ static void test_overhead_by_hand(void **state)
 	/* one comparison: tgid; no listener or delay accounting pair */
 	assert_int_equal(a.n_cmp, 1);
 	assert_string_equal(a.cmp[0].section, "tgid");
-	assert_int_equal(a.n_figs, 3);	/* user, sys, elapsed */
+	/* ts_ns, cpu_us, machine_cpu_us (no values: n/a), user, sys, elapsed */
+	assert_int_equal(a.n_figs, 6);
+	f = find_fig(&a, "tgid", M_TS_NS_PER_EXIT);
+	assert_non_null(f);
+	assert_false(f->ok);
+	assert_false(f->diff_ok);
 
 	f = find_fig(&a, "tgid", M_SYS);
 	assert_non_null(f);
@@ -140,6 +146,13 @@ static void test_overhead_by_hand(void **state)
 	near(f->ci.lo, 17.93635, 1e-4);
 	near(f->ci.hi, 32.06365, 1e-4);
 	assert_true(f->significant);
+	/* the same interval in seconds: 2.5 ± 0.706365 */
+	assert_true(f->diff_ok);
+	near(f->diff.est, 2.5, 1e-9);
+	near(f->diff.half, 0.706365, 1e-5);
+	/* 4 x 14.5 s of user+sys at HZ=250 is plenty of ticks */
+	assert_false(sweep_analyze_few_ticks(250, 58, 50.0 / 58, 12.5, 4,
+					     48, 40.0 / 48, 10, 4));
 
 	f = find_fig(&a, "tgid", M_ELAPSED);
 	assert_non_null(f);
@@ -159,6 +172,61 @@ static void test_overhead_by_hand(void **state)
 
 	sweep_analysis_free(&a);
 	sweep_plan_free(&plan);
+}
+
+/* A cell whose runs are all equal (user 0 ± 0: no tick fell in it) is no
+ * measurement: never significant, however far the other cell is. */
+static void test_zero_variance(void **state)
+{
+	struct sweep_config cfg;
+	struct sweep_plan plan;
+	struct analysis a;
+	const struct figure *f;
+	const double off[] = { 0.010, 0.020, 0.015, 0.012 };
+	const double zero[] = { 0, 0, 0 }, one[] = { 1, 1.5 };
+	long con, coff;
+
+	(void)state;
+	setup_cfg(&cfg, 4, "none");
+	assert_int_equal(sweep_plan_build(&cfg, &plan), 0);
+	con = cell_of(&cfg, &plan, 1, LISTEN_NONE);
+	coff = cell_of(&cfg, &plan, 0, LISTEN_NONE);
+	for (unsigned k = 0; k < 4; k++) {
+		set_run(&plan, (size_t)con, k, M_USER, 0);
+		set_run(&plan, (size_t)coff, k, M_USER, off[k]);
+	}
+	assert_int_equal(sweep_analyze(&cfg, &plan, &a), 0);
+	f = find_fig(&a, "tgid", M_USER);
+	assert_non_null(f);
+	assert_true(f->ok);
+	near(f->ci.est, -100.0, 1e-9);
+	assert_true(f->ci.hi < 0);	/* Welch alone would call it significant */
+	assert_false(f->significant);
+	/* and 0.057 s of user+sys is far fewer than 100 ticks */
+	assert_true(f->few_ticks);
+	sweep_analysis_free(&a);
+	sweep_plan_free(&plan);
+
+	assert_true(sweep_analyze_constant(zero, 3));
+	assert_true(sweep_analyze_constant(zero, 0));
+	assert_false(sweep_analyze_constant(one, 2));
+}
+
+/* Ticks: too few in a cell, or a difference inside the sampling error. */
+static void test_few_ticks(void **state)
+{
+	(void)state;
+	/* 0.3 s at 250 Hz = 75 ticks < 100 */
+	assert_true(sweep_analyze_few_ticks(250, 0.3, 0.5, 0.15, 3, 10, 0.5, 5, 3));
+	/* 100 s each, 25000 ticks, p = 0.5: se per cell = sqrt(6250)/250/10
+	 * = 0.0316 s; combined 0.0447; twice that 0.0894 */
+	assert_true(sweep_analyze_few_ticks(250, 100, 0.5, 5.0, 10, 100, 0.5, 5.08, 10));
+	assert_false(sweep_analyze_few_ticks(250, 100, 0.5, 5.0, 10, 100, 0.5, 5.1, 10));
+	assert_true(sweep_analyze_few_ticks(0, 100, 0.5, 5.0, 10, 100, 0.5, 9, 10));
+	/* children of 70 us at 250 Hz hold 0.0175 ticks each; of 10 ms, 2.5 */
+	assert_true(sweep_analyze_child_ticks_short(250, 70e-6));
+	assert_false(sweep_analyze_child_ticks_short(250, 10e-3));
+	assert_true(sweep_analyze_child_ticks_short(250, NAN));
 }
 
 /* The table cell of those figures: sign, two decimals under 100, the
@@ -187,6 +255,12 @@ static void test_format_figures(void **state)
 	assert_string_equal(sweep_fmt_sig(b, sizeof(b), 1234.5678, 4), "1235");
 	assert_string_equal(sweep_fmt_sig(b, sizeof(b), 0.0123456, 4), "0.01235");
 	assert_string_equal(sweep_fmt_sig(b, sizeof(b), NAN, 4), "-");
+	/* costs in the metric's unit: sign, three digits, the mark */
+	assert_string_equal(sweep_fmt_diff(b, sizeof(b), 701.4, 675.2, true, true),
+			    "+701 ±675 ");
+	assert_string_equal(sweep_fmt_diff(b, sizeof(b), -0.388, 4.917, true, false),
+			    "-0.388 ±4.9~");
+	assert_string_equal(sweep_fmt_diff(b, sizeof(b), 1, 1, false, false), "n/a");
 }
 
 /* One run per cell cannot give an interval: the figure is n/a, the mean
@@ -304,6 +378,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_overhead_by_hand),
 		cmocka_unit_test(test_format_figures),
+		cmocka_unit_test(test_zero_variance),
+		cmocka_unit_test(test_few_ticks),
 		cmocka_unit_test(test_too_few_runs),
 		cmocka_unit_test(test_listener_and_loss),
 		cmocka_unit_test(test_dacct_comparison_key),

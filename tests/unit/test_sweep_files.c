@@ -163,7 +163,13 @@ static void test_cohort_csv(void **state)
 		 "tgid,0,13,0,,0,0,0,0,0,1,9000000,0,0,0,0,0,0,1,9,0,9,0,0,0,0,0,0,0,0,0,"
 		 "0,0,0,0,0,0,0,16\n"
 		 "pid,13,13,1,xsco,0,0,0,0,0,1,3000000,0,0,0,0,1000000000,0,1,300000000,0,"
-		 "2000000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,16\n");
+		 "2000000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,16\n"
+		 /* "delay = uptime" right after the sysctl flips: 6 ms lived,
+		  * 2,173,143 ms of I/O delay; and one through swapin */
+		 "pid,14,14,1,xsco,0,0,0,0,0,1,6000,0,0,0,0,1000000,0,1,0,0,"
+		 "2173143000000000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,16\n"
+		 "pid,15,15,1,xsco,0,0,0,0,0,1,7000,0,0,0,0,1000000,0,1,0,0,"
+		 "0,0,17010000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,16\n");
 	path(p, sizeof(p), "mon.csv");
 	assert_int_equal(sweep_cohort_read_csv(p, "xsco", &run), 0);
 	assert_true(fabs(run.v[M_CPU_DELAY_MEAN] - 300) < 1e-9);	/* ms */
@@ -171,10 +177,12 @@ static void test_cohort_csv(void **state)
 	assert_true(fabs(run.v[M_BLKIO_DELAY_MEAN] - 2) < 1e-9);
 	assert_true(fabs(run.v[M_BLKIO_DELAY_MAX] - 3) < 1e-9);
 	assert_true(fabs(run.v[M_RUN_REAL_MEAN] - 1000) < 1e-9);
-	/* no exitgen times: lifetimes stand in, sorted */
-	assert_int_equal(run.n_exit_times, 3);
+	/* the two implausible records are left out of the delays, counted */
+	assert_true(run.v[M_EXCLUDED] == 2);
+	/* no exitgen times: lifetimes (all five) stand in, sorted */
+	assert_int_equal(run.n_exit_times, 5);
 	assert_false(run.times_from_gen);
-	assert_true(run.exit_times[0] == 1 && run.exit_times[2] == 3);
+	assert_true(run.exit_times[0] == 0.006 && run.exit_times[4] == 3);
 	/* exitgen's times replace them; its groups become 2+1 */
 	assert_int_equal(sweep_cohort_set_times(&run, "0.52,0.51,1.02"), 0);
 	assert_true(run.times_from_gen);
@@ -259,7 +267,7 @@ static void fake_sweep(struct sweep_config *cfg, struct sweep_plan *plan,
 	m->struct_version = 16;
 	snprintf(m->exitmon_version, sizeof(m->exitmon_version), "exitmon 0.1.0");
 	snprintf(m->exitgen_version, sizeof(m->exitgen_version), "exitgen 0.1.0");
-	snprintf(m->exitsweep_version, sizeof(m->exitsweep_version), "0.1.0");
+	snprintf(m->exitsweep_version, sizeof(m->exitsweep_version), "exitsweep 0.1.0");
 	snprintf(m->started, sizeof(m->started), "2026-12-02T00:00:00Z");
 }
 
@@ -349,6 +357,32 @@ static void test_csv_json_compare(void **state)
 	fclose(f);
 	free(buf);
 	assert_non_null(strstr(err, "is not an exitsweep result file"));
+
+	/* another kind: refused, naming both */
+	put_file("r.json", "{\"format\": \"" SWEEP_JSON_FORMAT "\", \"kind\": \"reap\", "
+		 "\"summary\": []}");
+	path(pc, sizeof(pc), "r.json");
+	f = open_memstream(&buf, &len);
+	assert_int_equal(sweep_compare_files(f, files, 2, err, sizeof(err)), -EINVAL);
+	fclose(f);
+	free(buf);
+	assert_non_null(strstr(err, "kind overhead but"));
+	assert_non_null(strstr(err, "one of kind reap: compare result files of one kind"));
+
+	/* an old file calling a zero-width interval significant: not shown so */
+	put_file("z.json", "{\"format\": \"" SWEEP_JSON_FORMAT "\", \"kind\": "
+		 "\"overhead\", \"runs_done\": 3, \"runs_planned\": 8, \"partial\": "
+		 "true, \"summary\": [{\"section\": \"tgid\", \"title\": \"t\", "
+		 "\"key\": \"k\", \"label\": \"User\", \"unit\": \"%\", \"value\": "
+		 "-100, \"lo\": -100, \"hi\": -100, \"significant\": true}]}");
+	path(pc, sizeof(pc), "z.json");
+	files[0] = pc;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(sweep_compare_files(f, files, 1, err, sizeof(err)), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "-100.0 ±0.0~"));
+	assert_non_null(strstr(buf, "3 of 8, partial"));
+	free(buf);
 }
 
 static void test_cpu_model(void **state)

@@ -24,6 +24,7 @@
 #include "sweep_plan.h"
 #include "sweep_plot.h"
 #include "sweep_progress.h"
+#include "sweep_probe.h"
 #include "sweep_proc.h"
 #include "sweep_report.h"
 #include "sweep_run.h"
@@ -33,7 +34,7 @@
 enum {
 	OPT_TGID = 256, OPT_BACKGROUND, OPT_MMAP, OPT_KILL_BATCH, OPT_COHORT,
 	OPT_CSV, OPT_JSON, OPT_PLOT, OPT_EXITMON, OPT_EXITGEN, OPT_RUN_TIMEOUT,
-	OPT_QUIET, OPT_SEED, OPT_WORKERS, OPT_BATCH,
+	OPT_QUIET, OPT_SEED, OPT_WORKERS, OPT_BATCH, OPT_PROBE, OPT_EXITPROBE,
 	/* long-only: exitgen gives -d, -n, -q other meanings (its --count is -n) */
 	OPT_DELAYACCT, OPT_RUNS, OPT_COUNT, OPT_QUICK,
 };
@@ -70,12 +71,16 @@ static const struct opt_desc options[] = {
 	{ "quick", OPT_QUICK, NULL, "a short sweep (about a minute on 2 CPUs)" },
 	{ "csv", OPT_CSV, "FILE", "write one row per run and per cell to FILE" },
 	{ "json", OPT_JSON, "FILE", "write all results to FILE (for compare)" },
-	{ "plot", OPT_PLOT, "FILE.svg", "plot overhead and loss against exit rate "
-	  "(gnuplot)" },
+	{ "plot", OPT_PLOT, "FILE.svg", "plot the results through gnuplot (a .png "
+	  "name: PNG)" },
 	{ "exitmon", OPT_EXITMON, "PATH", "the collector (default: next to "
-	  "exitsweep, else PATH)" },
+	  "exitsweep, in the sbin directory, else PATH)" },
 	{ "exitgen", OPT_EXITGEN, "PATH", "the generator (default: next to "
 	  "exitsweep, else PATH)" },
+	{ "probe", OPT_PROBE, "MODE", "overhead: time taskstats_exit() with "
+	  "exitprobe: auto (default), fentry, sample, off" },
+	{ "exitprobe", OPT_EXITPROBE, "PATH", "the probe (default: next to "
+	  "exitsweep, in the sbin directory, else PATH)" },
 	{ "run-timeout", OPT_RUN_TIMEOUT, "SECONDS", "give up on a run after "
 	  "SECONDS (default: from its expected length)" },
 	{ "quiet", OPT_QUIET, NULL, "no progress on standard error" },
@@ -95,7 +100,7 @@ static const struct opt_desc options[] = {
 struct raw_opts {
 	const char *kind, *rates, *tgid, *listener, *delayacct, *runs, *count,
 		   *seed, *background, *mmap, *kill_batch, *cohort, *work,
-		   *workers, *batch;
+		   *workers, *batch, *probe;
 };
 
 static void list_or_die(int r, const char *opt, const char *arg, const char *what)
@@ -162,6 +167,8 @@ static void parse_args(int argc, char **argv, struct sweep_config *cfg,
 		case OPT_PLOT: set_path(&cfg->plot, optarg); break;
 		case OPT_EXITMON: set_path(&cfg->exitmon, optarg); break;
 		case OPT_EXITGEN: set_path(&cfg->exitgen, optarg); break;
+		case OPT_EXITPROBE: set_path(&cfg->exitprobe, optarg); break;
+		case OPT_PROBE: o->probe = optarg; break;
 		case OPT_RUN_TIMEOUT:
 			if (parse_double(optarg, 0.1, 1e7, &cfg->run_timeout) < 0)
 				usage_die("bad value for --run-timeout: '%s' "
@@ -178,6 +185,15 @@ static void parse_args(int argc, char **argv, struct sweep_config *cfg,
 		}
 	}
 	opts_no_operands(argc, argv);
+}
+
+static void configure_probe(struct sweep_config *cfg, const struct raw_opts *o)
+{
+	only_for("probe", o->probe, KIND_OVERHEAD, cfg->kind);
+	if (o->probe && sweep_probe_parse_mode(o->probe, &cfg->probe) < 0)
+		opts_bad_value("probe", o->probe, "auto, fentry, sample or off");
+	if (!o->probe)
+		cfg->probe = cfg->kind == KIND_OVERHEAD ? PROBE_AUTO : PROBE_OFF;
 }
 
 /* Defaults, then --quick's, then what the user gave. */
@@ -197,6 +213,7 @@ static void configure(struct sweep_config *cfg, const struct raw_opts *o)
 	only_for("kill-batch", o->kill_batch, KIND_REAP, cfg->kind);
 	only_for("cohort", o->cohort, KIND_COHORT, cfg->kind);
 	only_for("work", o->work, KIND_COHORT, cfg->kind);
+	configure_probe(cfg, o);
 
 	for (int d = 0; d < DIM_COUNT; d++)
 		sweep_plan_single(&cfg->dim[d], 0, "-");
@@ -295,7 +312,7 @@ static bool changes_dacct(const struct sweep_config *cfg)
 	return false;
 }
 
-static char exitmon_buf[PATH_MAX], exitgen_buf[PATH_MAX];
+static char exitmon_buf[PATH_MAX], exitgen_buf[PATH_MAX], exitprobe_buf[PATH_MAX];
 
 static void locate(const char **path, const char *name, char *buf, size_t len,
 		   const char *opt)
@@ -306,8 +323,9 @@ static void locate(const char **path, const char *name, char *buf, size_t len,
 		return;
 	}
 	if (sweep_proc_locate(name, buf, len) < 0)
-		die(EXIT_RUNTIME, "cannot find %s next to exitsweep or in PATH; "
-		    "build it (make %s) or give --%s PATH", name, name, opt);
+		die(EXIT_RUNTIME, "cannot find %s next to exitsweep, in %s or in PATH; "
+		    "build it (make %s) or give --%s PATH", name, sweep_proc_sbindir,
+		    name, opt);
 	*path = buf;
 }
 
@@ -481,6 +499,58 @@ static int sweep(struct sweep_config *cfg, struct sweep_machine *m)
 	return status;
 }
 
+/* exitprobe given, next to exitsweep, in sbin or in PATH: 0, or -ENOENT. */
+static int probe_find(struct sweep_config *cfg)
+{
+	if (cfg->exitprobe) {
+		if (access(cfg->exitprobe, X_OK) < 0)
+			die(EXIT_USAGE, "--exitprobe %s: %s", cfg->exitprobe, strerror(errno));
+		return 0;
+	}
+	if (sweep_proc_locate("exitprobe", exitprobe_buf, sizeof(exitprobe_buf)) < 0)
+		return -ENOENT;
+	cfg->exitprobe = exitprobe_buf;
+	return 0;
+}
+
+/* --probe: find exitprobe and prove it runs here.  auto falls back to off
+ * with the reason (said once, at the top of the report); an explicit
+ * method that cannot run is an error. */
+static void probe_setup(struct run_env *env, struct sweep_config *cfg)
+{
+	char err[1024];
+	bool asked = cfg->probe == PROBE_FENTRY || cfg->probe == PROBE_SAMPLE;
+	int r = 0;
+
+	snprintf(cfg->probe_method, sizeof(cfg->probe_method), "%s",
+		 sweep_probe_method_arg(cfg->probe));
+	if (cfg->probe == PROBE_OFF)
+		snprintf(err, sizeof(err), "--probe off");
+	else if (probe_find(cfg) < 0)
+		snprintf(err, sizeof(err), "exitprobe not found next to exitsweep, "
+			 "in %s or in PATH (build it, or give --exitprobe PATH)",
+			 sweep_proc_sbindir);
+	else
+		r = sweep_run_probe_check(env, cfg, err, sizeof(err));
+	if (r == -EINTR) {
+		remove_tmpdir();
+		sweep_sig_reraise();
+	}
+	if (asked && (r < 0 || !cfg->exitprobe))
+		die(EXIT_RUNTIME, "--probe %s cannot run: %s", cfg->probe_method, err);
+	if (r < 0 || !cfg->exitprobe) {
+		snprintf(cfg->probe_note, sizeof(cfg->probe_note), cfg->probe == PROBE_OFF ?
+			 "off (%.200s)" : "off: %.200s", err);
+		cfg->probe = PROBE_OFF;
+		cfg->exitprobe = NULL;
+	} else {
+		sweep_machine_prog_version(cfg->exitprobe, env->machine->exitprobe_version,
+				     sizeof(env->machine->exitprobe_version));
+	}
+	if (!cfg->quiet)
+		fprintf(stderr, "%s: probe %s\n", progname, cfg->probe_note);
+}
+
 static int compare_cmd(int argc, char **argv)
 {
 	char err[1024];
@@ -565,6 +635,8 @@ int main(int argc, char **argv)
 			    "root, CAP_NET_ADMIN; or use --listener none)", err);
 	}
 
+	if (cfg.kind == KIND_OVERHEAD)
+		probe_setup(&env, &cfg);
 	status = sweep(&cfg, &machine);
 	if (sweep_interrupted) {
 		remove_tmpdir();

@@ -27,6 +27,8 @@ enum sweep_dim {
 
 enum sweep_listener { LISTEN_NONE, LISTEN_BATCH, LISTEN_WAKEUP };
 enum sweep_dacct { DACCT_KEEP = -1, DACCT_OFF = 0, DACCT_ON = 1 };
+/* --probe: exitprobe around each overhead run's exitgen */
+enum sweep_probe { PROBE_OFF, PROBE_AUTO, PROBE_FENTRY, PROBE_SAMPLE };
 
 #define SWEEP_MAX_VALUES 32	/* values per dimension */
 #define SWEEP_LABEL 48
@@ -43,12 +45,15 @@ enum sweep_metric {
 	M_USER, M_SYS, M_ELAPSED, M_WALL, M_ACHIEVED, M_EXITS,
 	M_RECORDS, M_LOST, M_DROPPED, M_ENOBUFS, M_MON_USER, M_MON_SYS,
 	M_LATE_P99, M_SATURATED, M_DACCT_STATE,
+	/* overhead: exact totals and the probe's in-kernel figures */
+	M_CPU_US_PER_EXIT, M_MACHINE_CPU_US_PER_EXIT, M_TS_NS_PER_EXIT,
+	M_TGID_ON_SHARE, M_LISTENER_SHARE, M_FOREIGN_EXITS, M_MON_US_PER_RECORD,
 	/* reap */
 	M_FORK_REAP_P50, M_FORK_REAP_P99, M_KILL_REAP, M_KILL_BG,
 	/* cohort */
 	M_FIRST, M_LAST, M_SPREAD, M_GROUPS, M_BIGGEST_GROUP,
 	M_CPU_DELAY_MEAN, M_CPU_DELAY_MAX, M_BLKIO_DELAY_MEAN,
-	M_BLKIO_DELAY_MAX, M_RUN_REAL_MEAN,
+	M_BLKIO_DELAY_MAX, M_RUN_REAL_MEAN, M_IMPLAUSIBLE, M_EXCLUDED,
 	M_COUNT
 };
 
@@ -94,6 +99,10 @@ struct sweep_config {
 	bool quick, quiet;
 	double run_timeout;	/* seconds, 0 = computed */
 	const char *exitmon, *exitgen;	/* paths */
+	enum sweep_probe probe;		/* as asked; PROBE_OFF once it cannot run */
+	const char *exitprobe;		/* path, NULL when off */
+	char probe_method[16];		/* what the probe said it used */
+	char probe_note[256];		/* one line for the report's header */
 	const char *csv, *json, *plot;
 	char command[1024];	/* the command line, for the records */
 };

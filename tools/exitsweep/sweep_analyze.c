@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sweep_cpu.h"
 #include "sweep_plan.h"
 
 size_t sweep_cell_values(const struct sweep_plan *plan, size_t c,
@@ -53,13 +54,16 @@ static void metric_stats(const double *x, size_t n, struct metric_stats *s)
 size_t sweep_analyze_compared_metrics(enum sweep_kind k, enum sweep_metric *out,
 				size_t max)
 {
-	static const enum sweep_metric overhead[] = { M_USER, M_SYS, M_ELAPSED };
+	/* overhead: the exact and in-kernel figures first (the main table),
+	 * then the tick-sampled 2006 ones */
+	static const enum sweep_metric overhead[] = { M_TS_NS_PER_EXIT,
+		M_CPU_US_PER_EXIT, M_MACHINE_CPU_US_PER_EXIT, M_USER, M_SYS, M_ELAPSED };
 	static const enum sweep_metric reap[] = { M_FORK_REAP_P50, M_KILL_REAP,
 						  M_KILL_BG };
 	static const enum sweep_metric cohort[] = { M_SPREAD, M_LAST, M_SYS };
 	const enum sweep_metric *t = k == KIND_REAP ? reap :
 				     k == KIND_COHORT ? cohort : overhead;
-	size_t n = 3;
+	size_t n = k == KIND_OVERHEAD ? 6 : 3;
 
 	for (size_t i = 0; i < n && i < max; i++)
 		out[i] = t[i];
@@ -135,6 +139,110 @@ static void plan_comparisons(const struct sweep_config *cfg, struct analysis *a)
 	}
 }
 
+bool sweep_analyze_constant(const double *x, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (x[i] != x[0])
+			return false;
+	return true;
+}
+
+/* Standard error, in seconds, of a cell's mean from tick sampling alone. */
+static double tick_se(long hz, double t, double p, size_t n)
+{
+	double ticks = t * (double)hz;
+
+	p = fmin(1, fmax(0, p));
+	return sqrt(ticks * p * (1 - p)) / (double)hz / (double)n;
+}
+
+bool sweep_analyze_few_ticks(long hz, double ta, double pa, double ma, size_t na,
+			     double tb, double pb, double mb, size_t nb)
+{
+	double se;
+
+	if (hz <= 0 || na == 0 || nb == 0 || isnan(ta) || isnan(tb))
+		return true;
+	if (ta * (double)hz < SWEEP_MIN_TICKS || tb * (double)hz < SWEEP_MIN_TICKS)
+		return true;
+	se = hypot(tick_se(hz, ta, pa, na), tick_se(hz, tb, pb, nb));
+	return fabs(ma - mb) < 2 * se;
+}
+
+bool sweep_analyze_child_ticks_short(long hz, double cpu_s_per_exit)
+{
+	return !(cpu_s_per_exit * (double)hz >= 1);
+}
+
+/* Are the cell's exiting tasks reaped children (process exits, fork and
+ * cohort children) that held less than one tick each? */
+static bool children_unresolved(const struct sweep_config *cfg,
+				const struct sweep_plan *plan, size_t c,
+				const struct cell_stats *s, long hz)
+{
+	double exits = s->m[M_EXITS].mean;
+
+	if (cfg->kind == KIND_OVERHEAD && cell_val(cfg, &plan->cells[c], DIM_TGID))
+		return false;	/* threads: the group's ticks split the sum */
+	if (!(exits > 0))
+		return false;
+	return sweep_analyze_child_ticks_short(hz, (s->m[M_USER].mean + s->m[M_SYS].mean) /
+					       exits);
+}
+
+/* user+sys seconds summed over a cell's runs, and m's share of it */
+static void cell_ticks(const struct cell_stats *s, enum sweep_metric m,
+		       double *total, double *share)
+{
+	double u = s->m[M_USER].sum, y = s->m[M_SYS].sum;
+
+	*total = u + y;
+	*share = *total > 0 ? s->m[m].sum / *total : 0;
+}
+
+static void figure(const struct sweep_config *cfg, const struct sweep_plan *plan,
+		   struct analysis *a,
+		   struct figure *f, size_t k, size_t ca, size_t cb,
+		   enum sweep_metric m)
+{
+	const struct cell_stats *sa = &a->cells[ca], *sb = &a->cells[cb];
+	struct stats_welch w;
+	double *xa, *xb, ta, pa, tb, pb;
+	size_t na = sweep_cell_values(plan, ca, m, &xa);
+	size_t nb = sweep_cell_values(plan, cb, m, &xb);
+
+	f->comparison = k;
+	f->cell_a = ca;
+	f->cell_b = cb;
+	f->metric = m;
+	f->excluded = sa->tainted || sb->tainted;
+	f->ok = !f->excluded && stats_overhead_pct(xa, na, xb, nb, &f->ci) == 0;
+	f->diff_ok = !f->excluded && stats_welch(xa, na, xb, nb, &w) == 0;
+	if (f->diff_ok)
+		f->diff = w.ci;
+	f->significant = f->ok && stats_significant(&f->ci) &&
+			 !sweep_analyze_constant(xa, na) && !sweep_analyze_constant(xb, nb);
+	if (m == M_USER || m == M_SYS) {
+		cell_ticks(sa, m, &ta, &pa);
+		cell_ticks(sb, m, &tb, &pb);
+		f->few_ticks = sweep_analyze_few_ticks(a->hz, ta, pa, sa->m[m].mean, na,
+						       tb, pb, sb->m[m].mean, nb) ||
+			       children_unresolved(cfg, plan, ca, sa, a->hz) ||
+			       children_unresolved(cfg, plan, cb, sb, a->hz);
+	}
+	free(xa);
+	free(xb);
+}
+
+/* A no-listener cell whose exits met a listener: any run with a foreign
+ * exit (the probe reads the listener per exit, in the kernel). */
+static bool tainted(const struct sweep_config *cfg, const struct sweep_plan *plan,
+		    size_t c, const struct cell_stats *s)
+{
+	return cell_val(cfg, &plan->cells[c], DIM_LISTENER) == LISTEN_NONE &&
+	       s->m[M_FOREIGN_EXITS].n > 0 && s->m[M_FOREIGN_EXITS].sum > 0;
+}
+
 /* Report order: the other varying dimensions (in enum order) group the
  * rows; the kind's row dimension runs fastest. */
 static const struct sweep_config *sort_cfg;
@@ -177,7 +285,9 @@ int sweep_analyze(const struct sweep_config *cfg, const struct sweep_plan *plan,
 			metric_stats(x, n, &a->cells[c].m[m]);
 			free(x);
 		}
+		a->cells[c].tainted = tainted(cfg, plan, c, &a->cells[c]);
 	}
+	a->hz = sweep_cpu_kernel_hz(a->hz_how, sizeof(a->hz_how));
 	sort_cfg = cfg;
 	sort_plan = plan;
 	qsort(a->order, plan->n_cells, sizeof(*a->order), cmp_cells);
@@ -199,21 +309,9 @@ int sweep_analyze(const struct sweep_config *cfg, const struct sweep_plan *plan,
 			cb = sweep_plan_find_cell(plan, &plan->cells[ca], cmp->dim, cmp->b);
 			if (cb < 0)
 				continue;
-			for (size_t j = 0; j < nm; j++) {
-				struct figure *f = &a->figs[a->n_figs++];
-				double *xa, *xb;
-				size_t na = sweep_cell_values(plan, ca, mets[j], &xa);
-				size_t nb = sweep_cell_values(plan, (size_t)cb, mets[j], &xb);
-
-				f->comparison = k;
-				f->cell_a = ca;
-				f->cell_b = (size_t)cb;
-				f->metric = mets[j];
-				f->ok = stats_overhead_pct(xa, na, xb, nb, &f->ci) == 0;
-				f->significant = f->ok && stats_significant(&f->ci);
-				free(xa);
-				free(xb);
-			}
+			for (size_t j = 0; j < nm; j++)
+				figure(cfg, plan, a, &a->figs[a->n_figs++], k, ca, (size_t)cb,
+				       mets[j]);
 		}
 	}
 	return 0;

@@ -21,6 +21,9 @@ struct metric_stats {
 struct cell_stats {
 	size_t runs;		/* completed runs */
 	struct metric_stats m[M_COUNT];
+	/* a no-listener cell whose exits met another collector's listener
+	 * (exitprobe saw it): its costs are not "no listener" costs */
+	bool tainted;
 };
 
 /* One way to compare: cells with dim == a against the same cells with
@@ -38,7 +41,15 @@ struct figure {
 	enum sweep_metric metric;
 	bool ok;		/* enough runs for an interval */
 	struct stats_ci ci;	/* percent */
+	struct stats_ci diff;	/* mean a - mean b in the metric's unit */
+	bool diff_ok;
+	/* never when either cell's runs are all equal (0 ± 0 is no
+	 * measurement) or a cell is tainted */
 	bool significant;
+	bool excluded;		/* a cell is tainted: left out */
+	/* user/sys: the cells' runs held too few kernel ticks to resolve the
+	 * difference (sweep_analyze_few_ticks) */
+	bool few_ticks;
 };
 
 struct analysis {
@@ -48,6 +59,8 @@ struct analysis {
 	struct figure *figs;
 	size_t n_figs;
 	size_t *order;			/* cells in report order */
+	long hz;			/* the kernel tick the split is sampled at */
+	char hz_how[96];		/* where hz came from */
 };
 
 int sweep_analyze(const struct sweep_config *cfg, const struct sweep_plan *plan,
@@ -61,6 +74,24 @@ size_t sweep_cell_values(const struct sweep_plan *plan, size_t c,
 /* The metrics a kind compares, in table order; returns how many. */
 size_t sweep_analyze_compared_metrics(enum sweep_kind k, enum sweep_metric *out,
 				size_t max);
+/* Are all n values equal (no spread at all)?  n == 0 counts as equal. */
+bool sweep_analyze_constant(const double *x, size_t n);
+/* Can ticks of hz per second resolve the difference of two cells' mean
+ * user (or sys) time?  ta, tb: the cells' summed user+sys seconds over
+ * their runs; pa, pb: the metric's share of user+sys; ma, mb: the metric's
+ * means; na, nb: runs.  "Too few" when either cell's runs held fewer than
+ * SWEEP_MIN_TICKS ticks, or the difference is within twice the binomial
+ * sampling error of the ticks (a lower bound: a task shorter than a tick
+ * is charged as user whatever it did). */
+bool sweep_analyze_few_ticks(long hz, double ta, double pa, double ma, size_t na,
+			     double tb, double pb, double mb, size_t nb);
+#define SWEEP_MIN_TICKS 100
+/* A reaped child's user/sys is its own run time split by its own ticks;
+ * one that held none is charged all as user (the kernel's
+ * cputime_adjust).  True when children of cpu_s_per_exit seconds each
+ * hold less than one tick on average at hz. */
+bool sweep_analyze_child_ticks_short(long hz, double cpu_s_per_exit);
+
 /* Does the kind or the config vary dimension d (more than one value)? */
 bool sweep_analyze_dim_varies(const struct sweep_config *cfg, enum sweep_dim d);
 

@@ -2,6 +2,7 @@
 #include "sweep_cohort.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,7 +130,10 @@ static const char *const col_names[C_N] = {
 	"cpu_run_real_ns",
 };
 
-#define MAX_FIELDS 64
+#define MAX_FIELDS 160
+/* exitmon's record_implausible() allows this much between the delay and
+ * elapsed clocks (src/common/record.c) */
+#define COHORT_DELAY_SLACK_NS 10e6
 
 static double field_num(char **f, const int *col, int c)
 {
@@ -138,85 +142,135 @@ static double field_num(char **f, const int *col, int c)
 	return parse_double(f[col[c]], 0, 1e300, &v) < 0 ? NAN : v;
 }
 
-int sweep_cohort_read_csv(const char *path, const char *tag, struct sweep_run *run)
+/* The header's columns: ours in col[], and every "*_delay_ns" total (the
+ * kinds of wait exitmon checks) in delays[], -1 terminated. */
+static int read_header(char *line, int *col, int *delays)
 {
-	char line[4096], *f[MAX_FIELDS];
-	int col[C_N];
-	size_t nf, n = 0, cap = 0;
-	double *el = NULL, sum_cpu = 0, max_cpu = 0, sum_io = 0, max_io = 0,
-	       sum_run = 0;
-	FILE *in = fopen(path, "re");
-	int r = 0;
+	char *f[MAX_FIELDS];
+	size_t nf = sweep_csv_split(line, f, MAX_FIELDS), nd = 0;
 
-	if (!in)
-		return -errno;
-	if (!fgets(line, sizeof(line), in)) {
-		fclose(in);
-		return -EBADMSG;
-	}
-	nf = sweep_csv_split(line, f, MAX_FIELDS);
 	for (int c = 0; c < C_N; c++) {
 		col[c] = -1;
 		for (size_t i = 0; i < nf; i++)
 			if (!strcmp(f[i], col_names[c]))
 				col[c] = (int)i;
-		if (col[c] < 0) {
-			fclose(in);
+		if (col[c] < 0)
 			return -EBADMSG;
-		}
 	}
-	while (fgets(line, sizeof(line), in)) {
-		nf = sweep_csv_split(line, f, MAX_FIELDS);
-		for (int c = 0; c < C_N; c++)
-			if ((size_t)col[c] >= nf)
-				goto next;
-		if (strcmp(f[col[C_TYPE]], "pid") || strcmp(f[col[C_COMM]], tag))
-			continue;
-		if (n == cap) {
-			double *ne = realloc(el, (cap ? cap * 2 : 64) * sizeof(*el));
+	for (size_t i = 0; i < nf && nd + 1 < MAX_FIELDS; i++) {
+		size_t l = strlen(f[i]);
 
-			if (!ne) {
-				r = -ENOMEM;
-				break;
-			}
-			el = ne;
-			cap = cap ? cap * 2 : 64;
-		}
-		el[n++] = field_num(f, col, C_ELAPSED) / 1e6;
-		{
-			double cpu = field_num(f, col, C_CPU_DELAY) / 1e6;
-			double io = field_num(f, col, C_BLKIO_DELAY) / 1e6;
+		if (l > 9 && !strcmp(f[i] + l - 9, "_delay_ns"))
+			delays[nd++] = (int)i;
+	}
+	delays[nd] = -1;
+	return 0;
+}
 
-			sum_cpu += cpu;
-			sum_io += io;
-			max_cpu = fmax(max_cpu, cpu);
-			max_io = fmax(max_io, io);
-			sum_run += field_num(f, col, C_RUN_REAL) / 1e6;
-		}
-next:
-		;
+/* A record that waited longer than it lived: the kernel's "delay =
+ * uptime" records right after delay accounting is switched on. */
+static bool implausible(char **f, size_t nf, const int *col, const int *delays)
+{
+	double life = field_num(f, col, C_ELAPSED) * 1000 + COHORT_DELAY_SLACK_NS;
+
+	for (const int *d = delays; *d >= 0; d++) {
+		double v;
+
+		if ((size_t)*d < nf && parse_double(f[*d], 0, 1e300, &v) == 0 && v > life)
+			return true;
 	}
-	fclose(in);
-	if (r < 0) {
-		free(el);
-		return r;
+	return false;
+}
+
+struct cohort_sums {
+	double *el;		/* lifetimes, seconds */
+	size_t n, cap, ok;	/* records, of them plausible */
+	double cpu, max_cpu, io, max_io, run;
+};
+
+static int add_record(struct cohort_sums *cs, char **f, size_t nf,
+		      const int *col, const int *delays, struct sweep_run *run)
+{
+	double cpu, io;
+
+	if (cs->n == cs->cap) {
+		size_t cap = cs->cap ? cs->cap * 2 : 64;
+		double *ne = realloc(cs->el, cap * sizeof(*ne));
+
+		if (!ne)
+			return -ENOMEM;
+		cs->el = ne;
+		cs->cap = cap;
 	}
-	if (n) {
-		run->v[M_CPU_DELAY_MEAN] = sum_cpu / (double)n;
-		run->v[M_CPU_DELAY_MAX] = max_cpu;
-		run->v[M_BLKIO_DELAY_MEAN] = sum_io / (double)n;
-		run->v[M_BLKIO_DELAY_MAX] = max_io;
-		run->v[M_RUN_REAL_MEAN] = sum_run / (double)n;
+	cs->el[cs->n++] = field_num(f, col, C_ELAPSED) / 1e6;
+	if (implausible(f, nf, col, delays)) {
+		run->v[M_EXCLUDED] = (isnan(run->v[M_EXCLUDED]) ? 0 : run->v[M_EXCLUDED]) + 1;
+		return 0;
 	}
-	if (!run->exit_times && n) {
+	cpu = field_num(f, col, C_CPU_DELAY) / 1e6;
+	io = field_num(f, col, C_BLKIO_DELAY) / 1e6;
+	cs->ok++;
+	cs->cpu += cpu;
+	cs->io += io;
+	cs->max_cpu = fmax(cs->max_cpu, cpu);
+	cs->max_io = fmax(cs->max_io, io);
+	cs->run += field_num(f, col, C_RUN_REAL) / 1e6;
+	return 0;
+}
+
+static void cohort_finish(struct cohort_sums *cs, struct sweep_run *run)
+{
+	if (cs->n && isnan(run->v[M_EXCLUDED]))
+		run->v[M_EXCLUDED] = 0;
+	if (cs->ok) {
+		run->v[M_CPU_DELAY_MEAN] = cs->cpu / (double)cs->ok;
+		run->v[M_CPU_DELAY_MAX] = cs->max_cpu;
+		run->v[M_BLKIO_DELAY_MEAN] = cs->io / (double)cs->ok;
+		run->v[M_BLKIO_DELAY_MAX] = cs->max_io;
+		run->v[M_RUN_REAL_MEAN] = cs->run / (double)cs->ok;
+	}
+	if (!run->exit_times && cs->n) {
 		/* Stand-in: lifetimes.  The workers are released together
 		 * after a short creation burst, so lifetimes order and space
 		 * the exits as the release-relative times would. */
-		qsort(el, n, sizeof(*el), cmp_double);
-		run->exit_times = el;
-		run->n_exit_times = n;
-		el = NULL;
+		qsort(cs->el, cs->n, sizeof(*cs->el), cmp_double);
+		run->exit_times = cs->el;
+		run->n_exit_times = cs->n;
+		cs->el = NULL;
 	}
-	free(el);
+	free(cs->el);
+}
+
+int sweep_cohort_read_csv(const char *path, const char *tag, struct sweep_run *run)
+{
+	char line[16384];
+	char *f[MAX_FIELDS];
+	int col[C_N], delays[MAX_FIELDS];
+	struct cohort_sums cs = { 0 };
+	FILE *in = fopen(path, "re");
+	int r = 0;
+
+	if (!in)
+		return -errno;
+	if (!fgets(line, sizeof(line), in) || read_header(line, col, delays) < 0) {
+		fclose(in);
+		return -EBADMSG;
+	}
+	while (r == 0 && fgets(line, sizeof(line), in)) {
+		size_t nf = sweep_csv_split(line, f, MAX_FIELDS);
+		bool short_row = false;
+
+		for (int c = 0; c < C_N; c++)
+			short_row |= (size_t)col[c] >= nf;
+		if (short_row || strcmp(f[col[C_TYPE]], "pid") || strcmp(f[col[C_COMM]], tag))
+			continue;
+		r = add_record(&cs, f, nf, col, delays, run);
+	}
+	fclose(in);
+	if (r < 0) {
+		free(cs.el);
+		return r;
+	}
+	cohort_finish(&cs, run);
 	return 0;
 }

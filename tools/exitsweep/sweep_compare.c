@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sweep_costs.h"
 #include "sweep_json.h"
 #include "sweep_report.h"
 #include "sweep_table.h"
@@ -97,14 +98,21 @@ static void rows_free(struct rows *rs)
 
 static char *format_value(struct json_object *it)
 {
+	bool cost = !strncmp(sget(it, "section"), "cost:", 5);
 	double v = dget(it, "value"), lo = dget(it, "lo"), hi = dget(it, "hi");
 	const char *unit = sget(it, "unit");
 	int sig = bget(it, "significant");
 	char buf[96], a[32], b[32];
 
-	if (!strcmp(unit, "%"))
+	/* a zero-width interval is no evidence, whatever the file says */
+	if (bget(it, "excluded") == 1)
+		snprintf(buf, sizeof(buf), "excluded*");
+	else if (!strcmp(unit, "%"))
 		sweep_fmt_pct_ci(buf, sizeof(buf), v, (hi - lo) / 2, !isnan(v) && !isnan(lo),
-			   sig == 1);
+			   sig == 1 && hi > lo);
+	else if (cost)
+		sweep_fmt_diff(buf, sizeof(buf), v, (hi - lo) / 2, !isnan(v) && !isnan(lo),
+			       sig == 1 && hi > lo);
 	else if (isnan(v))
 		snprintf(buf, sizeof(buf), "-");
 	else if (!isnan(lo) && !isnan(hi))
@@ -117,6 +125,25 @@ static char *format_value(struct json_object *it)
 	return strdup(buf);
 }
 
+/* "200 of 200" ("37 of 200, partial") and "10 x 5000": how much each
+ * side measured. */
+static void runs_cells(struct sweep_table *t, struct json_object *doc)
+{
+	struct json_object *cfg = NULL;
+	double done = dget(doc, "runs_done"), planned = dget(doc, "runs_planned");
+
+	if (isnan(done) || isnan(planned))
+		sweep_table_cell(t, "-");
+	else
+		sweep_table_cell(t, "%.0f of %.0f%s", done, planned,
+				 bget(doc, "partial") == 1 ? ", partial" : "");
+	json_object_object_get_ex(doc, "config", &cfg);
+	if (cfg)
+		sweep_table_cell(t, "%.0f x %.0f", dget(cfg, "runs"), dget(cfg, "count"));
+	else
+		sweep_table_cell(t, "-");
+}
+
 static void machine_table(FILE *out, struct json_object **doc,
 			  const char *const *files, size_t n)
 {
@@ -127,7 +154,7 @@ static void machine_table(FILE *out, struct json_object **doc,
 		"CPU model", "taskstats", "Delayacct", "exitmon", "exitgen",
 		"Started" };
 	size_t nk = sizeof(keys) / sizeof(keys[0]);
-	struct sweep_table *t = sweep_table_new(3 + nk);
+	struct sweep_table *t = sweep_table_new(5 + nk);
 
 	if (!t)
 		return;
@@ -136,6 +163,8 @@ static void machine_table(FILE *out, struct json_object **doc,
 	sweep_table_cell(t, " ");
 	sweep_table_cell(t, "File");
 	sweep_table_cell(t, "Kind");
+	sweep_table_cell(t, "Runs done");
+	sweep_table_cell(t, "Per cell x count");
 	for (size_t k = 0; k < nk; k++)
 		sweep_table_cell(t, "%s", heads[k]);
 	for (size_t i = 0; i < n; i++) {
@@ -145,6 +174,7 @@ static void machine_table(FILE *out, struct json_object **doc,
 		sweep_table_cell(t, "%c", (char)('A' + i));
 		sweep_table_cell(t, "%s", files[i]);
 		sweep_table_cell(t, "%s", sget(doc[i], "kind"));
+		runs_cells(t, doc[i]);
 		json_object_object_get_ex(doc[i], "machine", &m);
 		for (size_t k = 0; k < nk; k++) {
 			struct json_object *v;
@@ -200,6 +230,51 @@ static void section_tables(FILE *out, const struct rows *rs, size_t n)
 	}
 }
 
+/* Read file i into doc[i]: a result file of the same kind as file 0. */
+static int load(struct json_object **doc, const char *const *files, size_t i,
+		struct json_object **sum, char *err, size_t errlen)
+{
+	doc[i] = json_object_from_file(files[i]);
+	if (!doc[i]) {
+		snprintf(err, errlen, "cannot read %s: %s", files[i],
+		     json_util_get_last_err() ? json_util_get_last_err() : "not JSON");
+		return -EBADMSG;
+	}
+	if (strcmp(sget(doc[i], "format"), SWEEP_JSON_FORMAT) ||
+	    !json_object_object_get_ex(doc[i], "summary", sum) ||
+	    !json_object_is_type(*sum, json_type_array)) {
+		snprintf(err, errlen, "%s is not an exitsweep result file "
+		     "(written by --json, format %s)", files[i], SWEEP_JSON_FORMAT);
+		return -EBADMSG;
+	}
+	if (i > 0 && strcmp(sget(doc[i], "kind"), sget(doc[0], "kind"))) {
+		snprintf(err, errlen, "%s holds a sweep of kind %s but %s one of "
+			 "kind %s: compare result files of one kind", files[0],
+			 sget(doc[0], "kind"), files[i], sget(doc[i], "kind"));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The summary items of file i into the rows, column i. */
+static int add_items(struct rows *rs, struct json_object *sum, size_t i)
+{
+	for (size_t k = 0; k < json_object_array_length(sum); k++) {
+		struct json_object *it = json_object_array_get_idx(sum, k);
+		struct row *row;
+
+		if (!json_object_is_type(it, json_type_object))
+			continue;
+		row = find_or_add(rs, sget(it, "section"), sget(it, "title"),
+				  sget(it, "key"), sget(it, "label"), sget(it, "unit"));
+		if (!row)
+			return -ENOMEM;
+		free(row->cell[i]);
+		row->cell[i] = format_value(it);
+	}
+	return 0;
+}
+
 int sweep_compare_files(FILE *out, const char *const *files, size_t n, char *err,
 		  size_t errlen)
 {
@@ -214,42 +289,19 @@ int sweep_compare_files(FILE *out, const char *const *files, size_t n, char *err
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *sum;
 
-		doc[i] = json_object_from_file(files[i]);
-		if (!doc[i]) {
-			snprintf(err, errlen, "cannot read %s: %s", files[i],
-			     json_util_get_last_err() ? json_util_get_last_err() : "not JSON");
-			r = -EBADMSG;
+		r = load(doc, files, i, &sum, err, errlen);
+		if (r < 0)
 			goto out;
-		}
-		if (strcmp(sget(doc[i], "format"), SWEEP_JSON_FORMAT) ||
-		    !json_object_object_get_ex(doc[i], "summary", &sum) ||
-		    !json_object_is_type(sum, json_type_array)) {
-			snprintf(err, errlen, "%s is not an exitsweep result file "
-			     "(written by --json, format %s)", files[i], SWEEP_JSON_FORMAT);
-			r = -EBADMSG;
+		r = add_items(&rs, sum, i);
+		if (r < 0) {
+			snprintf(err, errlen, "out of memory");
 			goto out;
-		}
-		for (size_t k = 0; k < json_object_array_length(sum); k++) {
-			struct json_object *it = json_object_array_get_idx(sum, k);
-			struct row *row;
-
-			if (!json_object_is_type(it, json_type_object))
-				continue;
-			row = find_or_add(&rs, sget(it, "section"), sget(it, "title"),
-					  sget(it, "key"), sget(it, "label"),
-					  sget(it, "unit"));
-			if (!row) {
-				r = -ENOMEM;
-				snprintf(err, errlen, "out of memory");
-				goto out;
-			}
-			free(row->cell[i]);
-			row->cell[i] = format_value(it);
 		}
 	}
 	machine_table(out, doc, files, n);
 	section_tables(out, &rs, n);
-	fprintf(out, "\n%s\n", REPORT_LEGEND);
+	fprintf(out, "\n%s\nexcluded* = a no-listener cell whose exits met "
+		"another program's listener.\n", REPORT_LEGEND);
 	fflush(out);
 out:
 	rows_free(&rs);

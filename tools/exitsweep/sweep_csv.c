@@ -36,9 +36,22 @@ static void str(FILE *f, const char *s)
 	sweep_csv_field(f, s);
 }
 
-static void machine_cols(FILE *f, const struct sweep_config *cfg,
-			 const struct sweep_machine *m)
+static size_t runs_done(const struct sweep_plan *plan)
 {
+	size_t done = 0;
+
+	for (size_t i = 0; i < plan->n_runs; i++)
+		done += plan->runs[i].done;
+	return done;
+}
+
+/* Every row says which machine, and whether the sweep finished: an
+ * interrupted one is partial, runs_done of runs_planned. */
+static void machine_cols(FILE *f, const struct sweep_config *cfg,
+			 const struct sweep_plan *plan, const struct sweep_machine *m)
+{
+	size_t done = runs_done(plan);
+
 	str(f, m->hostname);
 	str(f, m->kernel);
 	str(f, m->arch);
@@ -48,8 +61,11 @@ static void machine_cols(FILE *f, const struct sweep_config *cfg,
 	str(f, m->exitmon_version);
 	str(f, m->exitgen_version);
 	str(f, m->exitsweep_version);
+	str(f, m->exitprobe_version);
+	str(f, cfg->kind == KIND_OVERHEAD ? cfg->probe_note : "");
 	str(f, m->started);
-	fprintf(f, ",%llu\n", (unsigned long long)cfg->seed);
+	fprintf(f, ",%llu,%s,%zu,%zu\n", (unsigned long long)cfg->seed,
+		done < plan->n_runs ? "true" : "false", done, plan->n_runs);
 }
 
 static void dims(FILE *f, const struct sweep_config *cfg,
@@ -60,12 +76,8 @@ static void dims(FILE *f, const struct sweep_config *cfg,
 			str(f, cell_label(cfg, c, (enum sweep_dim)d));
 }
 
-void sweep_csv_print(FILE *f, const struct sweep_config *cfg,
-	       const struct sweep_plan *plan, const struct analysis *a,
-	       const struct sweep_machine *m)
+static void csv_header(FILE *f, const struct sweep_config *cfg)
 {
-	bool cohort = cfg->kind == KIND_COHORT;
-
 	fputs("row,kind,cell,run,order,tag", f);
 	for (int d = 0; d < DIM_COUNT; d++)
 		if (sweep_kind_has_dim(cfg->kind, (enum sweep_dim)d))
@@ -77,12 +89,21 @@ void sweep_csv_print(FILE *f, const struct sweep_config *cfg,
 	for (int k = 0; k < M_COUNT; k++)
 		if (sweep_kind_has_metric(cfg->kind, (enum sweep_metric)k))
 			fprintf(f, ",%s_ci95", sweep_metrics[k].name);
-	if (cohort)
+	if (cfg->kind == KIND_COHORT)
 		fputs(",groups", f);
 	fputs(",hostname,kernel,arch,cpus,cpu_model,struct_version,"
 	      "delayacct_original,exitmon_version,exitgen_version,"
-	      "exitsweep_version,started,seed\n", f);
+	      "exitsweep_version,exitprobe_version,probe,started,seed,partial,"
+	      "runs_done,runs_planned\n", f);
+}
 
+void sweep_csv_print(FILE *f, const struct sweep_config *cfg,
+	       const struct sweep_plan *plan, const struct analysis *a,
+	       const struct sweep_machine *m)
+{
+	bool cohort = cfg->kind == KIND_COHORT;
+
+	csv_header(f, cfg);
 	for (size_t i = 0; i < plan->n_runs; i++) {
 		const struct sweep_run *r = &plan->runs[i];
 
@@ -101,7 +122,7 @@ void sweep_csv_print(FILE *f, const struct sweep_config *cfg,
 				fputc(',', f);
 		if (cohort)
 			str(f, r->groups);
-		machine_cols(f, cfg, m);
+		machine_cols(f, cfg, plan, m);
 	}
 	for (size_t oi = 0; oi < plan->n_cells; oi++) {
 		size_t c = a->order[oi];
@@ -118,7 +139,7 @@ void sweep_csv_print(FILE *f, const struct sweep_config *cfg,
 				num(f, s->m[k].has_ci ? s->m[k].ci.half : NAN);
 		if (cohort)
 			fputc(',', f);
-		machine_cols(f, cfg, m);
+		machine_cols(f, cfg, plan, m);
 	}
 }
 

@@ -47,6 +47,7 @@ static struct json_object *machine_obj(const struct sweep_machine *m)
 	put(o, "exitmon_version", jstr(m->exitmon_version));
 	put(o, "exitgen_version", jstr(m->exitgen_version));
 	put(o, "exitsweep_version", jstr(m->exitsweep_version));
+	put(o, "exitprobe_version", jstr(m->exitprobe_version));
 	put(o, "started", jstr(m->started));
 	return o;
 }
@@ -74,6 +75,10 @@ static struct json_object *config_obj(const struct sweep_config *cfg)
 		put(dims, sweep_dim_name((enum sweep_dim)d), l);
 	}
 	put(o, "dimensions", dims);
+	if (cfg->kind == KIND_OVERHEAD) {
+		put(o, "probe", jstr(cfg->exitprobe ? cfg->probe_method : "off"));
+		put(o, "probe_note", jstr(cfg->probe_note));
+	}
 	return o;
 }
 
@@ -181,6 +186,58 @@ static struct json_object *summary_item(const char *section, const char *title,
 	return o;
 }
 
+/* The main table's figures (ns or us per exit) as their own summary
+ * rows, the difference in the metric's unit. */
+static void cost_item(const struct comparison *cmp, const struct figure *f,
+		      const char *key, struct json_object *summary)
+{
+	char sec[96], title[192];
+	struct json_object *o;
+
+	if (f->metric != M_TS_NS_PER_EXIT && f->metric != M_CPU_US_PER_EXIT)
+		return;
+	snprintf(sec, sizeof(sec), "cost:%s", cmp->section);
+	snprintf(title, sizeof(title), "Cost per exit, mean a - mean b: %s",
+		 cmp->title + strlen("%ovhd of "));
+	o = summary_item(sec, title, key, f->metric, sweep_metrics[f->metric].unit,
+			 f->diff_ok ? f->diff.est : NAN, f->diff_ok ? f->diff.lo : NAN,
+			 f->diff_ok ? f->diff.hi : NAN, f->diff_ok ? f->significant : -1);
+	if (f->excluded)
+		put(o, "excluded", json_object_new_boolean(true));
+	json_object_array_add(summary, o);
+}
+
+static struct json_object *figure_obj(const struct sweep_config *cfg,
+				      const struct sweep_plan *plan,
+				      const struct analysis *a, const struct figure *f,
+				      const char *key)
+{
+	struct json_object *fo = json_object_new_object();
+
+	put(fo, "key", jstr(key));
+	put(fo, "dimensions", dims_obj(cfg, &plan->cells[f->cell_a]));
+	put(fo, "metric", jstr(sweep_metrics[f->metric].name));
+	put(fo, "a_cell", json_object_new_uint64(f->cell_a));
+	put(fo, "b_cell", json_object_new_uint64(f->cell_b));
+	put(fo, "a_mean", jnum(a->cells[f->cell_a].m[f->metric].mean));
+	put(fo, "b_mean", jnum(a->cells[f->cell_b].m[f->metric].mean));
+	if (cfg->kind == KIND_OVERHEAD) {
+		put(fo, "a_achieved_rate", jnum(a->cells[f->cell_a].m[M_ACHIEVED].mean));
+		put(fo, "b_achieved_rate", jnum(a->cells[f->cell_b].m[M_ACHIEVED].mean));
+	}
+	put(fo, "overhead_pct", f->ok ? jnum(f->ci.est) : NULL);
+	put(fo, "ci_lo", f->ok ? jnum(f->ci.lo) : NULL);
+	put(fo, "ci_hi", f->ok ? jnum(f->ci.hi) : NULL);
+	put(fo, "df", f->ok ? jnum(f->ci.df) : NULL);
+	put(fo, "significant", f->ok ? json_object_new_boolean(f->significant) : NULL);
+	put(fo, "diff", f->diff_ok ? jnum(f->diff.est) : NULL);
+	put(fo, "diff_lo", f->diff_ok ? jnum(f->diff.lo) : NULL);
+	put(fo, "diff_hi", f->diff_ok ? jnum(f->diff.hi) : NULL);
+	put(fo, "excluded", json_object_new_boolean(f->excluded));
+	put(fo, "few_ticks", json_object_new_boolean(f->few_ticks));
+	return fo;
+}
+
 static struct json_object *comparisons_arr(const struct sweep_config *cfg,
 					   const struct sweep_plan *plan,
 					   const struct analysis *a,
@@ -207,31 +264,15 @@ static struct json_object *comparisons_arr(const struct sweep_config *cfg,
 				continue;
 			sweep_analyze_cell_key(cfg, &plan->cells[f->cell_a], cmp->dim,
 					 key, sizeof(key));
-			fo = json_object_new_object();
-			put(fo, "key", jstr(key));
-			put(fo, "dimensions", dims_obj(cfg, &plan->cells[f->cell_a]));
-			put(fo, "metric", jstr(sweep_metrics[f->metric].name));
-			put(fo, "a_cell", json_object_new_uint64(f->cell_a));
-			put(fo, "b_cell", json_object_new_uint64(f->cell_b));
-			put(fo, "a_mean", jnum(a->cells[f->cell_a].m[f->metric].mean));
-			put(fo, "b_mean", jnum(a->cells[f->cell_b].m[f->metric].mean));
-			if (cfg->kind == KIND_OVERHEAD) {
-				put(fo, "a_achieved_rate",
-				    jnum(a->cells[f->cell_a].m[M_ACHIEVED].mean));
-				put(fo, "b_achieved_rate",
-				    jnum(a->cells[f->cell_b].m[M_ACHIEVED].mean));
-			}
-			put(fo, "overhead_pct", f->ok ? jnum(f->ci.est) : NULL);
-			put(fo, "ci_lo", f->ok ? jnum(f->ci.lo) : NULL);
-			put(fo, "ci_hi", f->ok ? jnum(f->ci.hi) : NULL);
-			put(fo, "df", f->ok ? jnum(f->ci.df) : NULL);
-			put(fo, "significant", f->ok ?
-			    json_object_new_boolean(f->significant) : NULL);
+			fo = figure_obj(cfg, plan, a, f, key);
 			json_object_array_add(figs, fo);
-			json_object_array_add(summary, summary_item(
-				cmp->section, cmp->title, key, f->metric, "%",
-				f->ok ? f->ci.est : NAN, f->ok ? f->ci.lo : NAN,
-				f->ok ? f->ci.hi : NAN, f->ok ? f->significant : -1));
+			cost_item(cmp, f, key, summary);
+			fo = summary_item(cmp->section, cmp->title, key, f->metric, "%",
+					  f->ok ? f->ci.est : NAN, f->ok ? f->ci.lo : NAN,
+					  f->ok ? f->ci.hi : NAN, f->ok ? f->significant : -1);
+			if (f->excluded)
+				put(fo, "excluded", json_object_new_boolean(true));
+			json_object_array_add(summary, fo);
 		}
 		put(o, "figures", figs);
 		json_object_array_add(arr, o);
@@ -287,15 +328,17 @@ static void means_summary(const struct sweep_config *cfg,
 			  const struct sweep_plan *plan, const struct analysis *a,
 			  struct json_object *summary)
 {
-	static const enum sweep_metric overhead[] = { M_ACHIEVED, M_USER, M_SYS,
-						      M_ELAPSED };
+	static const enum sweep_metric overhead[] = { M_ACHIEVED, M_CPU_US_PER_EXIT,
+		M_MACHINE_CPU_US_PER_EXIT, M_TS_NS_PER_EXIT, M_TGID_ON_SHARE,
+		M_LISTENER_SHARE, M_MON_US_PER_RECORD, M_USER, M_SYS, M_ELAPSED };
 	static const enum sweep_metric reap[] = { M_FORK_REAP_P50, M_KILL_REAP,
 						  M_KILL_BG };
 	static const enum sweep_metric cohort[] = { M_SPREAD, M_LAST,
-		M_CPU_DELAY_MEAN, M_BLKIO_DELAY_MEAN };
+		M_CPU_DELAY_MEAN, M_BLKIO_DELAY_MEAN, M_EXCLUDED };
 	const enum sweep_metric *mets = cfg->kind == KIND_REAP ? reap :
 					cfg->kind == KIND_COHORT ? cohort : overhead;
-	size_t nm = cfg->kind == KIND_REAP ? 3 : cfg->kind == KIND_COHORT ? 4 : 4;
+	size_t nm = cfg->kind == KIND_REAP ? 3 : cfg->kind == KIND_COHORT ? 5 :
+		    sizeof(overhead) / sizeof(overhead[0]);
 
 	for (size_t oi = 0; oi < plan->n_cells; oi++) {
 		size_t c = a->order[oi];
@@ -313,6 +356,22 @@ static void means_summary(const struct sweep_config *cfg,
 	}
 }
 
+/* An interrupted sweep is partial: runs_done of runs_planned.  The tick
+ * rate says how finely the user/sys split was sampled. */
+static void progress_keys(struct json_object *root, const struct sweep_plan *plan,
+			  const struct analysis *a)
+{
+	size_t done = 0;
+
+	for (size_t i = 0; i < plan->n_runs; i++)
+		done += plan->runs[i].done;
+	put(root, "partial", json_object_new_boolean(done < plan->n_runs));
+	put(root, "runs_done", json_object_new_uint64(done));
+	put(root, "runs_planned", json_object_new_uint64(plan->n_runs));
+	put(root, "tick_hz", json_object_new_int64(a->hz));
+	put(root, "tick_hz_source", jstr(a->hz_how));
+}
+
 char *sweep_json_render(const struct sweep_config *cfg, const struct sweep_plan *plan,
 		  const struct analysis *a, const struct sweep_machine *m)
 {
@@ -327,6 +386,7 @@ char *sweep_json_render(const struct sweep_config *cfg, const struct sweep_plan 
 	}
 	put(root, "format", jstr(SWEEP_JSON_FORMAT));
 	put(root, "kind", jstr(sweep_kind_name(cfg->kind)));
+	progress_keys(root, plan, a);
 	put(root, "machine", machine_obj(m));
 	put(root, "config", config_obj(cfg));
 	put(root, "comparisons", comparisons_arr(cfg, plan, a, summary));

@@ -21,6 +21,15 @@ const struct metric_desc sweep_metrics[M_COUNT] = {
 	[M_LATE_P99] = { "late_p99_us", "us", "Late p99", false, false },
 	[M_SATURATED] = { "saturated", "", "Saturated", true, false },
 	[M_DACCT_STATE] = { "delayacct_state", "", "Delayacct", true, false },
+	[M_CPU_US_PER_EXIT] = { "cpu_us_per_exit", "us", "CPU/exit", false, false },
+	[M_MACHINE_CPU_US_PER_EXIT] = { "machine_cpu_us_per_exit", "us", "Machine CPU/exit",
+					false, false },
+	[M_TS_NS_PER_EXIT] = { "ts_ns_per_exit", "ns", "taskstats_exit", false, false },
+	[M_TGID_ON_SHARE] = { "tgid_on_share", "", "Tgid on", false, false },
+	[M_LISTENER_SHARE] = { "listener_share", "", "Listener", false, false },
+	[M_FOREIGN_EXITS] = { "foreign_listener_exits", "", "Foreign", true, true },
+	[M_MON_US_PER_RECORD] = { "monitor_us_per_record", "us", "Mon CPU/record",
+				  false, false },
 	[M_FORK_REAP_P50] = { "fork_reap_p50_us", "us", "Fork+reap p50", false, false },
 	[M_FORK_REAP_P99] = { "fork_reap_p99_us", "us", "Fork+reap p99", false, false },
 	[M_KILL_REAP] = { "kill_reap_s", "s", "Kill+reap batch", false, false },
@@ -35,6 +44,8 @@ const struct metric_desc sweep_metrics[M_COUNT] = {
 	[M_BLKIO_DELAY_MEAN] = { "blkio_delay_mean_ms", "ms", "I/O delay", false, false },
 	[M_BLKIO_DELAY_MAX] = { "blkio_delay_max_ms", "ms", "I/O delay max", false, false },
 	[M_RUN_REAL_MEAN] = { "cpu_run_mean_ms", "ms", "CPU run", false, false },
+	[M_IMPLAUSIBLE] = { "implausible", "", "Implausible", true, true },
+	[M_EXCLUDED] = { "excluded_records", "", "Excluded", true, true },
 };
 
 static const char *const kind_names[KIND_COUNT] = {
@@ -100,6 +111,9 @@ bool sweep_kind_has_metric(enum sweep_kind k, enum sweep_metric m)
 	case M_MON_USER: case M_MON_SYS: case M_DACCT_STATE:
 		return true;
 	case M_ACHIEVED: case M_LATE_P99: case M_SATURATED:
+	case M_CPU_US_PER_EXIT: case M_MACHINE_CPU_US_PER_EXIT:
+	case M_TS_NS_PER_EXIT: case M_TGID_ON_SHARE: case M_LISTENER_SHARE:
+	case M_FOREIGN_EXITS: case M_MON_US_PER_RECORD:
 		return k == KIND_OVERHEAD;
 	case M_FORK_REAP_P50: case M_FORK_REAP_P99: case M_KILL_REAP:
 	case M_KILL_BG:
@@ -107,6 +121,7 @@ bool sweep_kind_has_metric(enum sweep_kind k, enum sweep_metric m)
 	case M_FIRST: case M_LAST: case M_SPREAD: case M_GROUPS:
 	case M_BIGGEST_GROUP: case M_CPU_DELAY_MEAN: case M_CPU_DELAY_MAX:
 	case M_BLKIO_DELAY_MEAN: case M_BLKIO_DELAY_MAX: case M_RUN_REAL_MEAN:
+	case M_IMPLAUSIBLE: case M_EXCLUDED:
 		return k == KIND_COHORT;
 	default:
 		return false;

@@ -84,7 +84,8 @@ void sweep_machine_collect(struct sweep_machine *m)
 		m->delayacct = -1;
 	copy(m->exitmon_version, sizeof(m->exitmon_version), NULL);
 	copy(m->exitgen_version, sizeof(m->exitgen_version), NULL);
-	copy(m->exitsweep_version, sizeof(m->exitsweep_version), EXITMON_VERSION);
+	/* one form for all three programs: what `NAME --version` prints */
+	copy(m->exitsweep_version, sizeof(m->exitsweep_version), "exitsweep " EXITMON_VERSION);
 	gmtime_r(&now, &tm);
 	strftime(m->started, sizeof(m->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
 }

@@ -15,9 +15,11 @@ struct sweep_machine {
 	char cpus_possible[64];		/* /sys/devices/system/cpu/possible */
 	int struct_version;		/* taskstats version, 0 unknown */
 	int delayacct;			/* kernel.task_delayacct at start, -1 unknown */
+	/* "NAME VERSION" as `NAME --version` prints it, all three alike */
 	char exitmon_version[96];
 	char exitgen_version[96];
 	char exitsweep_version[32];
+	char exitprobe_version[96];	/* "" when the probe is off */
 	char started[32];		/* UTC, ISO 8601 */
 };
 

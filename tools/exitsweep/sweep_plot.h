@@ -5,16 +5,19 @@
 #ifndef EXITSWEEP_PLOT_H
 #define EXITSWEEP_PLOT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "sweep.h"
 #include "sweep_analyze.h"
 
+/* Does path end in .png (pngcairo) rather than .svg? */
+bool sweep_plot_is_png(const char *path);
 /* Path of gnuplot into buf: 0, or -ENOENT when it is not installed. */
 int sweep_plot_find_gnuplot(char *buf, size_t len);
 /* Write data and script into dir and run gnuplot.  0 or -errno with a
  * one-line reason in err. */
-int sweep_plot_write(const char *svg, const struct sweep_config *cfg,
+int sweep_plot_write(const char *out, const struct sweep_config *cfg,
 	       const struct sweep_plan *plan, const struct analysis *a,
 	       const char *dir, char *err, size_t errlen);
 

@@ -16,6 +16,11 @@
 
 #include "sweep_signal.h"
 
+#ifndef EXITSWEEP_SBINDIR		/* set by tools/exitsweep/build.mk */
+#define EXITSWEEP_SBINDIR "/usr/local/sbin"
+#endif
+const char sweep_proc_sbindir[] = EXITSWEEP_SBINDIR;
+
 void sweep_proc_sleep(double s)
 {
 	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
@@ -47,6 +52,10 @@ int sweep_proc_locate(const char *name, char *out, size_t len)
 				return 0;
 		}
 	}
+	/* exitmon and exitprobe install into sbin, often not on a user's PATH */
+	if ((size_t)snprintf(out, len, "%s/%s", sweep_proc_sbindir, name) < len &&
+	    executable(out))
+		return 0;
 	if (!env || !(path = strdup(env)))
 		return -ENOENT;
 	for (char *d = strtok_r(path, ":", &save); d; d = strtok_r(NULL, ":", &save)) {

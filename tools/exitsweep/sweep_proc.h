@@ -8,9 +8,11 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
-/* NAME next to our own executable (/proc/self/exe), else in PATH, into
+/* NAME next to our own executable (/proc/self/exe), else in the SBINDIR
+ * it was built for (make install puts exitmon there), else in PATH, into
  * out.  0 or -ENOENT. */
 int sweep_proc_locate(const char *name, char *out, size_t len);
+extern const char sweep_proc_sbindir[];	/* where make install puts exitmon */
 /* Start argv[0] (a path) with stdout to out_path and stderr to err_path
  * (NULL: /dev/null for stdout, inherited stderr).  The child is registered
  * for signal forwarding.  pid, or -errno. */

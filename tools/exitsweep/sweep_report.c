@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sweep_costs.h"
 #include "sweep_table.h"
 
 char *sweep_fmt_sig(char *buf, size_t len, double v, int digits)
@@ -82,7 +83,7 @@ void sweep_report_matrix(char *buf, size_t len, const struct sweep_config *cfg)
 	}
 }
 
-static const char *dim_heading(enum sweep_dim d)
+const char *sweep_report_dim_heading(enum sweep_dim d)
 {
 	switch (d) {
 	case DIM_RATE: return "Rate";
@@ -98,8 +99,8 @@ static const char *dim_heading(enum sweep_dim d)
 
 /* Headings of the varying dimensions other than skip (and the row dim,
  * which comes first). */
-static size_t group_dims(const struct sweep_config *cfg, enum sweep_dim skip,
-			 enum sweep_dim *out)
+size_t sweep_report_group_dims(const struct sweep_config *cfg, enum sweep_dim skip,
+			       enum sweep_dim *out)
 {
 	enum sweep_dim row = sweep_kind_row_dim(cfg->kind);
 	size_t n = 0;
@@ -129,7 +130,7 @@ static void header(FILE *f, const struct sweep_config *cfg,
 	for (size_t i = 0; i < plan->n_runs; i++)
 		done += plan->runs[i].done;
 	sweep_report_matrix(matrix, sizeof(matrix), cfg);
-	fprintf(f, "exitsweep %s, kind %s, on %s: Linux %s %s, %ld CPUs (%s)\n",
+	fprintf(f, "%s, kind %s, on %s: Linux %s %s, %ld CPUs (%s)\n",
 		m->exitsweep_version, sweep_kind_name(cfg->kind), m->hostname,
 		m->kernel, m->arch, m->cpus, m->cpu_model);
 	if (m->struct_version)
@@ -151,59 +152,102 @@ static void header(FILE *f, const struct sweep_config *cfg,
 	fprintf(f, "%zu of %zu runs in %.0f s%s; started %s\n", done, plan->n_runs,
 		wall_s, interrupted ? " (INTERRUPTED: partial results)" : "",
 		m->started);
+	if (cfg->kind == KIND_OVERHEAD)
+		fprintf(f, "probe: %s%s%s\n", m->exitprobe_version,
+			m->exitprobe_version[0] ? ", " : "",
+			cfg->probe_note[0] ? cfg->probe_note : "off");
 }
 
-static void comparison_table(FILE *f, const struct sweep_config *cfg,
-			     const struct sweep_plan *plan,
-			     const struct analysis *a, size_t k)
+/* The figure of metric m among the nm figures of one row starting at i. */
+static const struct figure *fig_of(const struct analysis *a, size_t i, size_t nm,
+				   enum sweep_metric m)
 {
-	const struct comparison *cmp = &a->cmp[k];
-	enum sweep_dim row = sweep_kind_row_dim(cfg->kind), g[DIM_COUNT];
-	enum sweep_metric mets[8];
-	size_t ng = group_dims(cfg, cmp->dim, g);
-	size_t nm = sweep_analyze_compared_metrics(cfg->kind, mets, 8);
-	bool achieved = cfg->kind == KIND_OVERHEAD;
-	size_t ncols = 1 + (achieved ? 1 : 0) + ng + nm;
-	struct sweep_table *t = sweep_table_new(ncols);
-	char buf[96], b2[32], b3[32];
-	size_t col;
+	for (size_t j = i; j < i + nm && j < a->n_figs; j++)
+		if (a->figs[j].metric == m)
+			return &a->figs[j];
+	return NULL;
+}
 
-	if (!t)
-		return;
-	fprintf(f, "\n%s (higher is worse)\n\n", cmp->title);
+static void fig_cell(struct sweep_table *t, const struct figure *x)
+{
+	char buf[96];
+
+	if (!x)
+		sweep_table_cell(t, "-");
+	else if (x->excluded)
+		sweep_table_cell(t, "excluded*");
+	else
+		sweep_table_cell(t, "%s%s", sweep_fmt_pct_ci(buf, sizeof(buf), x->ci.est,
+				 x->ci.half, x->ok, x->significant),
+				 x->few_ticks ? "!" : "");
+}
+
+/* Row heading cells: the row dimension, achieved a/b, the group dims. */
+static size_t row_head(struct sweep_table *t, const struct sweep_config *cfg,
+		       const struct analysis *a, const struct figure *fg,
+		       const struct sweep_cell *c, const enum sweep_dim *g, size_t ng)
+{
+	char b2[32], b3[32];
+
+	sweep_table_cell(t, "%s", cell_label(cfg, c, sweep_kind_row_dim(cfg->kind)));
+	if (cfg->kind == KIND_OVERHEAD)
+		sweep_table_cell(t, "%s / %s",
+			   sweep_fmt_sig(b2, sizeof(b2), a->cells[fg->cell_a].m[M_ACHIEVED].mean, 4),
+			   sweep_fmt_sig(b3, sizeof(b3), a->cells[fg->cell_b].m[M_ACHIEVED].mean, 4));
+	for (size_t d = 0; d < ng; d++)
+		sweep_table_cell(t, "%s", cell_label(cfg, c, g[d]));
+	return 1 + (cfg->kind == KIND_OVERHEAD) + ng;
+}
+
+static void head_cells(struct sweep_table *t, const struct sweep_config *cfg,
+		       const struct comparison *cmp, const enum sweep_dim *g, size_t ng)
+{
+	enum sweep_dim row = sweep_kind_row_dim(cfg->kind);
+
 	sweep_table_row(t);
-	sweep_table_cell(t, "%s", row == DIM_RATE ? "Exit rate" : dim_heading(row));
-	if (achieved)
+	sweep_table_cell(t, "%s", row == DIM_RATE ? "Exit rate" : sweep_report_dim_heading(row));
+	if (cfg->kind == KIND_OVERHEAD)
 		sweep_table_cell(t, "Achieved %s/%s", cfg->dim[cmp->dim].label[cmp->a],
 			   cfg->dim[cmp->dim].label[cmp->b]);
 	for (size_t i = 0; i < ng; i++)
-		sweep_table_cell(t, "%s", dim_heading(g[i]));
-	for (size_t j = 0; j < nm; j++)
-		sweep_table_cell(t, "%s", sweep_metrics[mets[j]].label);
-	for (col = 0; col < ncols; col++)
-		if ((col == 0 && row != DIM_WORK) || (achieved && col == 1) ||
-		    col >= 1 + (achieved ? 1 : 0) + ng)
-			sweep_table_right(t, col);
+		sweep_table_cell(t, "%s", sweep_report_dim_heading(g[i]));
+	if (row != DIM_WORK)
+		sweep_table_right(t, 0);
+	if (cfg->kind == KIND_OVERHEAD)
+		sweep_table_right(t, 1);
+}
+
+/* One %ovhd table of comparison k over the metrics show[]. */
+static void comparison_table(FILE *f, const struct sweep_config *cfg,
+			     const struct sweep_plan *plan, const struct analysis *a,
+			     size_t k, const enum sweep_metric *show, size_t ns,
+			     const char *note)
+{
+	const struct comparison *cmp = &a->cmp[k];
+	enum sweep_dim g[DIM_COUNT];
+	enum sweep_metric mets[8];
+	size_t ng = sweep_report_group_dims(cfg, cmp->dim, g);
+	size_t nm = sweep_analyze_compared_metrics(cfg->kind, mets, 8);
+	size_t first = 1 + (cfg->kind == KIND_OVERHEAD) + ng;
+	struct sweep_table *t = sweep_table_new(first + ns);
+
+	if (!t)
+		return;
+	fprintf(f, "\n%s%s (higher is worse)\n\n", cmp->title, note);
+	head_cells(t, cfg, cmp, g, ng);
+	for (size_t j = 0; j < ns; j++) {
+		sweep_table_cell(t, "%s", sweep_metrics[show[j]].label);
+		sweep_table_right(t, first + j);
+	}
 	for (size_t i = 0; i < a->n_figs; i += nm) {
 		const struct figure *fg = &a->figs[i];
-		const struct sweep_cell *c = &plan->cells[fg->cell_a];
 
 		if (fg->comparison != k)
 			continue;
 		sweep_table_row(t);
-		sweep_table_cell(t, "%s", cell_label(cfg, c, row));
-		if (achieved)
-			sweep_table_cell(t, "%s / %s",
-				   sweep_fmt_sig(b2, sizeof(b2), a->cells[fg->cell_a].m[M_ACHIEVED].mean, 4),
-				   sweep_fmt_sig(b3, sizeof(b3), a->cells[fg->cell_b].m[M_ACHIEVED].mean, 4));
-		for (size_t d = 0; d < ng; d++)
-			sweep_table_cell(t, "%s", cell_label(cfg, c, g[d]));
-		for (size_t j = 0; j < nm && i + j < a->n_figs; j++) {
-			const struct figure *x = &a->figs[i + j];
-
-			sweep_table_cell(t, "%s", sweep_fmt_pct_ci(buf, sizeof(buf), x->ci.est,
-						       x->ci.half, x->ok, x->significant));
-		}
+		row_head(t, cfg, a, fg, &plan->cells[fg->cell_a], g, ng);
+		for (size_t j = 0; j < ns; j++)
+			fig_cell(t, fig_of(a, i, nm, show[j]));
 	}
 	sweep_table_print(t, f, "  ");
 	sweep_table_free(t);
@@ -239,11 +283,11 @@ static void loss_table(FILE *f, const struct sweep_config *cfg,
 	fprintf(f, "\nLoss: records received for each run's tag against exits "
 		"(dropped, ENOBUFS: whole socket)\n\n");
 	sweep_table_row(t);
-	sweep_table_cell(t, "%s", row == DIM_RATE ? "Exit rate" : dim_heading(row));
+	sweep_table_cell(t, "%s", row == DIM_RATE ? "Exit rate" : sweep_report_dim_heading(row));
 	if (cfg->kind == KIND_OVERHEAD)
 		sweep_table_cell(t, "Achieved");
 	for (size_t i = 0; i < ng; i++)
-		sweep_table_cell(t, "%s", dim_heading(g[i]));
+		sweep_table_cell(t, "%s", sweep_report_dim_heading(g[i]));
 	sweep_table_cell(t, "Runs");
 	sweep_table_cell(t, "Expected");
 	sweep_table_cell(t, "Received");
@@ -308,8 +352,8 @@ static void common_groups(const struct sweep_plan *plan, size_t c, char *buf,
 		snprintf(buf, len, "-");
 }
 
-static void cell_table(FILE *f, const struct sweep_config *cfg,
-		       const struct sweep_plan *plan, const struct analysis *a)
+/* The per-cell metrics of a kind's means table, in order. */
+static const enum sweep_metric *cell_metrics(enum sweep_kind k, size_t *n)
 {
 	static const enum sweep_metric overhead[] = { M_ACHIEVED, M_USER, M_SYS,
 		M_ELAPSED, M_MON_USER, M_MON_SYS };
@@ -317,35 +361,70 @@ static void cell_table(FILE *f, const struct sweep_config *cfg,
 		M_FORK_REAP_P99, M_KILL_REAP, M_KILL_BG, M_SYS, M_ELAPSED };
 	static const enum sweep_metric cohort[] = { M_FIRST, M_LAST, M_SPREAD,
 		M_CPU_DELAY_MEAN, M_CPU_DELAY_MAX, M_BLKIO_DELAY_MEAN,
-		M_RUN_REAL_MEAN };
-	const enum sweep_metric *mets = cfg->kind == KIND_REAP ? reap :
-					cfg->kind == KIND_COHORT ? cohort : overhead;
-	size_t nm = cfg->kind == KIND_REAP ? sizeof(reap) / sizeof(reap[0]) :
-		    cfg->kind == KIND_COHORT ? sizeof(cohort) / sizeof(cohort[0]) :
-		    sizeof(overhead) / sizeof(overhead[0]);
-	enum sweep_dim row = sweep_kind_row_dim(cfg->kind), g[DIM_COUNT];
-	size_t ng = group_dims(cfg, DIM_COUNT, g);
-	bool groups = cfg->kind == KIND_COHORT;
-	size_t ncols = 1 + ng + 1 + nm + groups;
-	struct sweep_table *t = sweep_table_new(ncols);
+		M_RUN_REAL_MEAN, M_EXCLUDED, M_IMPLAUSIBLE };
+
+	if (k == KIND_REAP) {
+		*n = sizeof(reap) / sizeof(reap[0]);
+		return reap;
+	}
+	if (k == KIND_COHORT) {
+		*n = sizeof(cohort) / sizeof(cohort[0]);
+		return cohort;
+	}
+	*n = sizeof(overhead) / sizeof(overhead[0]);
+	return overhead;
+}
+
+/* Counts are summed over the runs; the rest are means with intervals. */
+static void metric_heading(struct sweep_table *t, const struct metric_desc *md)
+{
+	if (md->summed)
+		sweep_table_cell(t, "%s (all runs)", md->label);
+	else if (md->unit[0] && strcmp(md->unit, "1/s"))
+		sweep_table_cell(t, "%s %s", md->label, md->unit);
+	else
+		sweep_table_cell(t, "%s", md->label);
+}
+
+static void metric_value(struct sweep_table *t, const struct metric_desc *md,
+			 const struct metric_stats *ms)
+{
 	char b1[32], b2[32];
+
+	if (md->summed)
+		sweep_table_cell(t, "%s", ms->n ? sweep_fmt_sig(b1, sizeof(b1), ms->sum, 1) : "-");
+	else if (ms->has_ci)
+		sweep_table_cell(t, "%s ±%s", sweep_fmt_sig(b1, sizeof(b1), ms->mean, 4),
+				 sweep_fmt_sig(b2, sizeof(b2), ms->ci.half, 2));
+	else
+		sweep_table_cell(t, "%s", sweep_fmt_sig(b1, sizeof(b1), ms->mean, 4));
+}
+
+static void cell_table(FILE *f, const struct sweep_config *cfg,
+		       const struct sweep_plan *plan, const struct analysis *a)
+{
+	size_t nm;
+	const enum sweep_metric *mets = cell_metrics(cfg->kind, &nm);
+	enum sweep_dim row = sweep_kind_row_dim(cfg->kind), g[DIM_COUNT];
+	size_t ng = sweep_report_group_dims(cfg, DIM_COUNT, g);
+	bool groups = cfg->kind == KIND_COHORT;
+	struct sweep_table *t = sweep_table_new(1 + ng + 1 + nm + groups);
+	char b1[32];
 
 	if (!t)
 		return;
-	fprintf(f, "\nMeans per cell (± half width of the 95%% interval of the mean)\n\n");
+	fprintf(f, "\nMeans per cell (± half width of the 95%% interval of the mean)%s\n\n",
+		cfg->kind == KIND_OVERHEAD ? ", user/sys tick-sampled" :
+		cfg->kind == KIND_COHORT ? ";\ndelays leave out the Excluded records "
+		"(waited longer than they lived; Implausible: exitmon's\ncount over "
+		"the whole socket)" : "");
 	sweep_table_row(t);
-	sweep_table_cell(t, "%s", row == DIM_RATE ? "Exit rate" : dim_heading(row));
+	sweep_table_cell(t, "%s", row == DIM_RATE ? "Exit rate" : sweep_report_dim_heading(row));
 	for (size_t i = 0; i < ng; i++)
-		sweep_table_cell(t, "%s", dim_heading(g[i]));
+		sweep_table_cell(t, "%s", sweep_report_dim_heading(g[i]));
 	sweep_table_cell(t, "Runs");
-	for (size_t j = 0; j < nm; j++) {
-		const struct metric_desc *md = &sweep_metrics[mets[j]];
-
-		if (md->unit[0] && strcmp(md->unit, "1/s"))
-			sweep_table_cell(t, "%s %s", md->label, md->unit);
-		else
-			sweep_table_cell(t, "%s", md->label);
-	}
+	for (size_t j = 0; j < nm; j++)
+		metric_heading(t, &sweep_metrics[mets[j]]);
 	if (groups)
 		sweep_table_cell(t, "Groups (runs)");
 	if (row != DIM_WORK)
@@ -355,22 +434,14 @@ static void cell_table(FILE *f, const struct sweep_config *cfg,
 	for (size_t oi = 0; oi < plan->n_cells; oi++) {
 		size_t ci = a->order[oi];
 		const struct sweep_cell *c = &plan->cells[ci];
-		const struct cell_stats *s = &a->cells[ci];
 
 		sweep_table_row(t);
 		sweep_table_cell(t, "%s", cell_label(cfg, c, row));
 		for (size_t d = 0; d < ng; d++)
 			sweep_table_cell(t, "%s", cell_label(cfg, c, g[d]));
-		sweep_table_cell(t, "%zu", s->runs);
-		for (size_t j = 0; j < nm; j++) {
-			const struct metric_stats *ms = &s->m[mets[j]];
-
-			if (ms->has_ci)
-				sweep_table_cell(t, "%s ±%s", sweep_fmt_sig(b1, sizeof(b1), ms->mean, 4),
-					   sweep_fmt_sig(b2, sizeof(b2), ms->ci.half, 2));
-			else
-				sweep_table_cell(t, "%s", sweep_fmt_sig(b1, sizeof(b1), ms->mean, 4));
-		}
+		sweep_table_cell(t, "%zu", a->cells[ci].runs);
+		for (size_t j = 0; j < nm; j++)
+			metric_value(t, &sweep_metrics[mets[j]], &a->cells[ci].m[mets[j]]);
 		if (groups) {
 			common_groups(plan, ci, b1, sizeof(b1));
 			sweep_table_cell(t, "%s", b1);
@@ -380,15 +451,54 @@ static void cell_table(FILE *f, const struct sweep_config *cfg,
 	sweep_table_free(t);
 }
 
+/* The tick-sampled 2006 tables of an overhead sweep, after the costs. */
+static void tick_tables(FILE *f, const struct sweep_config *cfg,
+			const struct sweep_plan *plan, const struct analysis *a)
+{
+	static const enum sweep_metric t06[] = { M_USER, M_SYS, M_ELAPSED };
+	char note[160];
+	bool few = false;
+
+	fprintf(f, "\n=== The 2006 table: getrusage user/sys, TICK-SAMPLED "
+		"(secondary) ===\n\nUser and sys are split by sampling at the "
+		"kernel tick, HZ=%ld (%s),\nnot at USER_HZ=100 (the unit of "
+		"/proc/stat and times()): a task shorter than a tick is\ncharged "
+		"as user whatever it did.  Only their sum is exact: see the "
+		"tables above.\n", a->hz, a->hz_how);
+	for (size_t i = 0; i < a->n_figs; i++)
+		few |= a->figs[i].few_ticks && !a->figs[i].excluded;
+	for (size_t k = 0; k < a->n_cmp; k++) {
+		snprintf(note, sizeof(note), ", tick-sampled user/sys");
+		comparison_table(f, cfg, plan, a, k, t06, 3, note);
+	}
+	if (a->n_cmp)
+		fprintf(f, "\n%s\n", REPORT_LEGEND);
+	if (few)
+		fprintf(f, "! = the kernel tick (HZ=%ld) does not resolve this "
+			"user/sys difference: a cell's tasks are\nreaped children "
+			"that held less than one tick each (a child without a tick "
+			"is charged all\nas user), or its runs held fewer than %d "
+			"ticks, or the difference is within twice the\nsampling "
+			"error of the ticks.  Do not read it.\n", a->hz, SWEEP_MIN_TICKS);
+}
+
 void sweep_report_print(FILE *f, const struct sweep_config *cfg,
 		  const struct sweep_plan *plan, const struct analysis *a,
 		  const struct sweep_machine *m, double wall_s, bool interrupted)
 {
+	enum sweep_metric mets[8];
+	size_t nm = sweep_analyze_compared_metrics(cfg->kind, mets, 8);
+
 	header(f, cfg, plan, m, wall_s, interrupted);
-	for (size_t k = 0; k < a->n_cmp; k++)
-		comparison_table(f, cfg, plan, a, k);
-	if (a->n_cmp)
-		fprintf(f, "\n%s\n", REPORT_LEGEND);
+	if (cfg->kind == KIND_OVERHEAD) {
+		sweep_costs_print(f, cfg, plan, a);
+		tick_tables(f, cfg, plan, a);
+	} else {
+		for (size_t k = 0; k < a->n_cmp; k++)
+			comparison_table(f, cfg, plan, a, k, mets, nm, "");
+		if (a->n_cmp)
+			fprintf(f, "\n%s\n", REPORT_LEGEND);
+	}
 	loss_table(f, cfg, plan, a);
 	cell_table(f, cfg, plan, a);
 	fflush(f);

@@ -13,8 +13,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "gen_summary.h"
 #include "numparse.h"
+#include "probe_summary.h"
 #include "sweep_cohort.h"
+#include "sweep_cpu.h"
+#include "sweep_probe.h"
 #include "kvfile.h"
 #include "sweep_proc.h"
 #include "sweep_signal.h"
@@ -60,6 +64,7 @@ struct run_files {
 	char mon_sum[PATH_MAX], mon_pid[PATH_MAX], mon_err[PATH_MAX];
 	char mon_out[PATH_MAX], gen_sum[PATH_MAX], gen_err[PATH_MAX];
 	char kill_sum[PATH_MAX];	/* reap: the kill and reap invocation */
+	char probe_sum[PATH_MAX];
 };
 
 static void files_init(struct run_files *f, const char *dir)
@@ -71,6 +76,8 @@ static void files_init(struct run_files *f, const char *dir)
 	snprintf(f->gen_sum, sizeof(f->gen_sum), "%s/exitgen.sum", dir);
 	snprintf(f->gen_err, sizeof(f->gen_err), "%s/exitgen.err", dir);
 	snprintf(f->kill_sum, sizeof(f->kill_sum), "%s/exitgen-kill.sum", dir);
+	snprintf(f->probe_sum, sizeof(f->probe_sum), "%s/exitprobe.sum", dir);
+	unlink(f->probe_sum);
 	unlink(f->mon_sum);
 	unlink(f->mon_pid);
 	unlink(f->mon_out);
@@ -315,26 +322,26 @@ static void from_exitgen(const struct sweep_config *cfg,
 	double *v = run->v;
 	const char *s;
 
-	put(v, M_USER, g, "user");
-	put(v, M_SYS, g, "sys");
-	put(v, M_ELAPSED, g, "elapsed");
-	put(v, M_EXITS, g, "exits");
+	put(v, M_USER, g, GEN_KEY_USER);
+	put(v, M_SYS, g, GEN_KEY_SYS);
+	put(v, M_ELAPSED, g, GEN_KEY_ELAPSED);
+	put(v, M_EXITS, g, GEN_KEY_EXITS);
 	if (cfg->kind == KIND_OVERHEAD) {
-		put(v, M_ACHIEVED, g, "achieved_rate");
-		put(v, M_LATE_P99, g, "late_p99_us");
-		put(v, M_SATURATED, g, "saturated");
+		put(v, M_ACHIEVED, g, GEN_KEY_ACHIEVED_RATE);
+		put(v, M_LATE_P99, g, GEN_KEY_LATE_P99);
+		put(v, M_SATURATED, g, GEN_KEY_SATURATED);
 	} else if (cfg->kind == KIND_REAP) {
-		put(v, M_FORK_REAP_P50, g, "reap_p50_us");
-		put(v, M_FORK_REAP_P99, g, "reap_p99_us");
-		put(v, M_KILL_BG, g, "kill_background_s");
+		put(v, M_FORK_REAP_P50, g, GEN_KEY_REAP_P50);
+		put(v, M_FORK_REAP_P99, g, GEN_KEY_REAP_P99);
+		put(v, M_KILL_BG, g, GEN_KEY_KILL_BACKGROUND);
 	} else if (cfg->kind == KIND_COHORT) {
-		put(v, M_FIRST, g, "cohort_first_s");
-		put(v, M_LAST, g, "cohort_last_s");
-		put(v, M_SPREAD, g, "cohort_spread_s");
-		if ((s = kvmap_get(g, "cohort_groups")))
+		put(v, M_FIRST, g, GEN_KEY_COHORT_FIRST);
+		put(v, M_LAST, g, GEN_KEY_COHORT_LAST);
+		put(v, M_SPREAD, g, GEN_KEY_COHORT_SPREAD);
+		if ((s = kvmap_get(g, GEN_KEY_COHORT_GROUPS)))
 			sweep_cohort_set_groups(run, s);
-		put(v, M_GROUPS, g, "cohort_ngroups");
-		if ((s = kvmap_get(g, "cohort_finish_s")))
+		put(v, M_GROUPS, g, GEN_KEY_COHORT_NGROUPS);
+		if ((s = kvmap_get(g, GEN_KEY_COHORT_FINISH)))
 			sweep_cohort_set_times(run, s);
 	}
 }
@@ -344,11 +351,11 @@ static void from_exitgen_kill(const struct kvmap *g, double *v)
 {
 	double x;
 
-	put(v, M_KILL_REAP, g, "kill_reap_s");
-	if (kvmap_double(g, "exits", &x) == 0 && !isnan(v[M_EXITS]))
+	put(v, M_KILL_REAP, g, GEN_KEY_KILL_REAP);
+	if (kvmap_double(g, GEN_KEY_EXITS, &x) == 0 && !isnan(v[M_EXITS]))
 		v[M_EXITS] += x;
 	if (isnan(v[M_KILL_BG]))
-		put(v, M_KILL_BG, g, "kill_background_s");
+		put(v, M_KILL_BG, g, GEN_KEY_KILL_BACKGROUND);
 }
 
 static void from_exitmon(const struct kvmap *m, double *v)
@@ -358,6 +365,7 @@ static void from_exitmon(const struct kvmap *m, double *v)
 	put(v, M_ENOBUFS, m, "enobufs");
 	put(v, M_MON_USER, m, "cpu_user");
 	put(v, M_MON_SYS, m, "cpu_sys");
+	put(v, M_IMPLAUSIBLE, m, "implausible");
 	if (!isnan(v[M_EXITS]) && !isnan(v[M_RECORDS]))
 		v[M_LOST] = v[M_EXITS] - v[M_RECORDS];
 }
@@ -372,23 +380,51 @@ static void note_version(const struct run_env *env, const struct kvmap *m)
 
 /* --- one run --- */
 
-/* Run exitgen to completion and load its summary into kv. */
-static int gen_run(const struct run_env *env, const struct sweep_cell *c,
-		   const char *tag, const char *summary, bool kill,
-		   const struct run_files *f, struct kvmap *kv, double *wall,
-		   char *err, size_t errlen)
+/* One exitgen invocation: for reap, kill selects the second one; probe
+ * (overhead, --probe on) runs it under exitprobe, told which listener is
+ * ours; wall and busy (machine CPU seconds) are measured around it. */
+struct gen_call {
+	bool kill, probe;
+	const char *summary;
+	pid_t listener;		/* exitmon's pid, 0 none */
+	double wall, busy;	/* out */
+};
+
+static void gen_argv(const struct run_env *env, const struct sweep_cell *c,
+		     const char *tag, const struct run_files *f,
+		     const struct gen_call *g, struct argvb *b)
 {
 	const struct sweep_config *cfg = env->cfg;
-	struct argvb b = { .n = 0 };
-	double t0;
-	pid_t gen;
-	int r, status;
 
-	gen_args(env, c, tag, summary, kill, &b);
-	t0 = mono_s();
-	gen = sweep_proc_spawn(b.a, NULL, f->gen_err);
+	if (g->probe) {
+		arg(b, cfg->exitprobe);
+		arg(b, "--summary");
+		arg(b, f->probe_sum);
+		arg(b, "--method");
+		arg(b, cfg->probe_method);
+		if (g->listener > 0) {
+			arg(b, "--listener-pid");
+			argf(b, "%d", (int)g->listener);
+		}
+		arg(b, "--");
+	}
+	gen_args(env, c, tag, g->summary, g->kill, b);
+}
+
+/* Spawn, wait within the run's timeout, check the exit status. */
+static int gen_wait(const struct run_env *env, const struct sweep_cell *c,
+		    const struct run_files *f, struct argvb *b, struct gen_call *g,
+		    char *err, size_t errlen)
+{
+	const struct sweep_config *cfg = env->cfg;
+	struct sweep_cpu_sample c0, c1;
+	bool have_cpu = sweep_cpu_read(&c0) == 0;
+	double t0 = mono_s();
+	int r, status;
+	pid_t gen = sweep_proc_spawn(b->a, NULL, f->gen_err);
+
 	if (gen < 0) {
-		snprintf(err, errlen, "cannot start %s: %s", cfg->exitgen, strerror(-gen));
+		snprintf(err, errlen, "cannot start %s: %s", b->a[0], strerror(-gen));
 		return gen;
 	}
 	set_alarm(sweep_run_timeout(cfg, c));
@@ -402,20 +438,102 @@ static int gen_run(const struct run_env *env, const struct sweep_cell *c,
 		     "(see --run-timeout)", sweep_run_timeout(cfg, c));
 		return -ETIMEDOUT;
 	}
-	if (wall)
-		*wall = mono_s() - t0;
+	g->wall = mono_s() - t0;
+	g->busy = have_cpu && sweep_cpu_read(&c1) == 0 ? sweep_cpu_busy_s(&c0, &c1) : NAN;
 	if (r < 0) {
 		snprintf(err, errlen, "cannot reap exitgen: %s", strerror(-r));
 		return r;
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		child_failed(err, errlen, "exitgen failed,", status, f->gen_err);
+		child_failed(err, errlen, g->probe ? "exitprobe running exitgen failed," :
+			     "exitgen failed,", status, f->gen_err);
 		return -ECHILD;
 	}
-	r = kvmap_load(summary, kv);
+	return 0;
+}
+
+/* Run exitgen to completion and load its summary into kv (and the
+ * probe's into pkv). */
+static int gen_run(const struct run_env *env, const struct sweep_cell *c,
+		   const char *tag, const struct run_files *f, struct gen_call *g,
+		   struct kvmap *kv, struct kvmap *pkv, char *err, size_t errlen)
+{
+	struct argvb b = { .n = 0 };
+	int r;
+
+	gen_argv(env, c, tag, f, g, &b);
+	r = gen_wait(env, c, f, &b, g, err, errlen);
 	if (r < 0)
+		return r;
+	r = kvmap_load(g->summary, kv);
+	if (r < 0) {
 		snprintf(err, errlen, "cannot read exitgen's summary %s: %s",
-		     summary, strerror(-r));
+		     g->summary, strerror(-r));
+		return r;
+	}
+	if (g->probe && (r = kvmap_load(f->probe_sum, pkv)) < 0)
+		snprintf(err, errlen, "cannot read exitprobe's summary %s: %s",
+		     f->probe_sum, strerror(-r));
+	return r;
+}
+
+/* Per-exit and per-record figures from the exact totals. */
+static void derive(struct sweep_run *run, double busy)
+{
+	double *v = run->v;
+
+	if (v[M_EXITS] > 0) {
+		v[M_CPU_US_PER_EXIT] = (v[M_USER] + v[M_SYS]) / v[M_EXITS] * 1e6;
+		v[M_MACHINE_CPU_US_PER_EXIT] = busy / v[M_EXITS] * 1e6;
+	}
+	if (v[M_RECORDS] > 0)
+		v[M_MON_US_PER_RECORD] = (v[M_MON_USER] + v[M_MON_SYS]) /
+					 v[M_RECORDS] * 1e6;
+}
+
+/* exitmon (if the cell has a listener) around exitgen (under the probe
+ * when on), then the summaries into the run's metrics. */
+static int run_both(const struct run_env *env, const struct sweep_cell *c,
+		    struct sweep_run *run, const struct run_files *f, struct mon *m,
+		    char *err, size_t errlen)
+{
+	const struct sweep_config *cfg = env->cfg;
+	struct gen_call g = { .summary = f->gen_sum, .listener = m->running ? m->pid : 0,
+			      .probe = cfg->exitprobe && cfg->kind == KIND_OVERHEAD };
+	struct gen_call k = { .kill = true, .summary = f->kill_sum };
+	struct kvmap gkv = { 0 }, kkv = { 0 }, mkv = { 0 }, pkv = { 0 };
+	int r;
+
+	r = gen_run(env, c, run->tag, f, &g, &gkv, &pkv, err, errlen);
+	if (r < 0)
+		goto out;
+	run->v[M_WALL] = g.wall;
+	from_exitgen(cfg, &gkv, run);
+	if (g.probe && sweep_probe_apply(&pkv, run->v) < 0) {
+		snprintf(err, errlen, "exitprobe's summary %s has no exit count",
+			 f->probe_sum);
+		r = -EBADMSG;
+		goto out;
+	}
+	if (cfg->kind == KIND_REAP) {
+		r = gen_run(env, c, run->tag, f, &k, &kkv, NULL, err, errlen);
+		if (r < 0)
+			goto out;
+		from_exitgen_kill(&kkv, run->v);
+	}
+	if (m->running) {
+		r = mon_stop(m, f, &mkv, err, errlen);
+		if (r < 0)
+			goto out;
+		from_exitmon(&mkv, run->v);
+		note_version(env, &mkv);
+	}
+	derive(run, g.busy);
+out:
+	kvmap_free(&gkv);
+	kvmap_free(&kkv);
+	kvmap_free(&mkv);
+	kvmap_free(&pkv);
 	return r;
 }
 
@@ -428,8 +546,6 @@ int sweep_run_one(const struct run_env *env, const struct sweep_cell *c,
 	bool keep = cfg->kind == KIND_COHORT;
 	struct run_files f;
 	struct mon m = { 0, false };
-	struct kvmap gkv = { 0 }, kkv = { 0 }, mkv = { 0 };
-	double wall = NAN;
 	int r, status, now;
 
 	err[0] = '\0';
@@ -446,41 +562,13 @@ int sweep_run_one(const struct run_env *env, const struct sweep_cell *c,
 		if (r < 0)
 			return r;
 	}
-	r = gen_run(env, c, run->tag, f.gen_sum, false, &f, &gkv, &wall, err, errlen);
-	if (r < 0)
-		goto fail;
-	run->v[M_WALL] = wall;
-	from_exitgen(cfg, &gkv, run);
-	if (cfg->kind == KIND_REAP) {
-		r = gen_run(env, c, run->tag, f.kill_sum, true, &f, &kkv, NULL,
-			    err, errlen);
-		if (r < 0)
-			goto fail;
-		from_exitgen_kill(&kkv, run->v);
-	}
-	if (m.running) {
-		r = mon_stop(&m, &f, &mkv, err, errlen);
-		if (r < 0)
-			goto fail;
-		from_exitmon(&mkv, run->v);
-		note_version(env, &mkv);
-	}
-	if (keep) {
-		r = sweep_cohort_read_csv(f.mon_out, run->tag, run);
-		if (r < 0) {
-			snprintf(err, errlen, "cannot read exitmon's records %s: %s",
-			     f.mon_out, strerror(-r));
-			goto fail;
-		}
-	}
-	run->done = true;
-	r = 0;
-fail:
+	r = run_both(env, c, run, &f, &m, err, errlen);
+	if (r == 0 && keep && (r = sweep_cohort_read_csv(f.mon_out, run->tag, run)) < 0)
+		snprintf(err, errlen, "cannot read exitmon's records %s: %s",
+		     f.mon_out, strerror(-r));
+	run->done = r == 0;
 	if (m.running)
 		sweep_proc_stop(m.pid, STOP_GRACE_S, &status);
-	kvmap_free(&gkv);
-	kvmap_free(&kkv);
-	kvmap_free(&mkv);
 	return r < 0 && sweep_interrupted ? -EINTR : r;
 }
 
@@ -506,6 +594,37 @@ int sweep_run_probe(const struct run_env *env, char *err, size_t errlen)
 	r = mon_stop(&m, &f, &kv, err, errlen);
 	if (r == 0)
 		note_version(env, &kv);
+	kvmap_free(&kv);
+	return sweep_interrupted ? -EINTR : r;
+}
+
+int sweep_run_probe_check(const struct run_env *env, struct sweep_config *cfg,
+			  char *err, size_t errlen)
+{
+	struct run_files f;
+	struct argvb b = { .n = 0 };
+	struct gen_call g = { .probe = true };
+	struct kvmap kv = { 0 };
+	struct sweep_cell c = { { 0 } };
+	int r;
+
+	files_init(&f, env->tmpdir);
+	g.summary = f.gen_sum;
+	gen_argv(env, &c, "xsprobe", &f, &g, &b);
+	/* a short thread run: enough exits to prove the probe sees them */
+	for (int i = 0; i < b.n; i++)
+		if (!strcmp(b.a[i], "--count") && i + 1 < b.n)
+			snprintf(b.buf[i + 1], sizeof(b.buf[i + 1]), "20");
+	r = gen_wait(env, &c, &f, &b, &g, err, errlen);
+	if (r == 0 && (r = kvmap_load(f.probe_sum, &kv)) < 0)
+		snprintf(err, errlen, "no summary %s: %s", f.probe_sum, strerror(-r));
+	if (r == 0) {
+		const char *m = kvmap_get(&kv, PROBE_KEY_METHOD);
+
+		if (m && (!strcmp(m, "fentry") || !strcmp(m, "sample")))
+			snprintf(cfg->probe_method, sizeof(cfg->probe_method), "%s", m);
+		sweep_probe_describe(&kv, cfg->probe_note, sizeof(cfg->probe_note));
+	}
 	kvmap_free(&kv);
 	return sweep_interrupted ? -EINTR : r;
 }

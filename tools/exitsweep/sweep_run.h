@@ -25,6 +25,13 @@ int sweep_run_one(const struct run_env *env, const struct sweep_cell *cell,
  * works before a long sweep and learns the taskstats struct version. */
 int sweep_run_probe(const struct run_env *env, char *err, size_t errlen);
 
+/* Run exitprobe once around a short exitgen run with cfg->probe_method
+ * ("auto", "fentry" or "sample"): proves it can run here and sets
+ * cfg->probe_method to the method it used and cfg->probe_note.  0, -EINTR,
+ * or another -errno with a one-line reason in err. */
+int sweep_run_probe_check(const struct run_env *env, struct sweep_config *cfg,
+			  char *err, size_t errlen);
+
 /* The timeout of one run in seconds (cfg->run_timeout or a bound made
  * from the expected duration). */
 double sweep_run_timeout(const struct sweep_config *cfg, const struct sweep_cell *c);

@@ -1,0 +1,279 @@
+#include "probe_report.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "probe_ksyms.h"
+#include "probe_summary.h"
+
+#define ALL_CLASSES 0xfu
+
+static const char *const class_keys[PROBE_NCLASS] = {
+	PROBE_CLASS_TGID_OFF "_" PROBE_CLASS_NOLISTENER,
+	PROBE_CLASS_TGID_ON "_" PROBE_CLASS_NOLISTENER,
+	PROBE_CLASS_TGID_OFF "_" PROBE_CLASS_LISTENER,
+	PROBE_CLASS_TGID_ON "_" PROBE_CLASS_LISTENER,
+};
+
+static const char *const class_labels[PROBE_NCLASS] = {
+	"tgid off, no listener", "tgid on,  no listener",
+	"tgid off, listener", "tgid on,  listener",
+};
+
+const char *probe_method_name(enum probe_method m)
+{
+	return m == METHOD_FENTRY ? "fentry" : m == METHOD_SAMPLE ? "sample" :
+	       "auto";
+}
+
+const char *report_class_key(unsigned cls)
+{
+	return cls < PROBE_NCLASS ? class_keys[cls] : "?";
+}
+
+struct sums {
+	__u64 exits, samples, sample_ns, foreign, ns, ns_sq;
+};
+
+static struct sums sum_classes(const struct probe_result *r, unsigned mask)
+{
+	struct sums s = { 0 };
+
+	for (unsigned c = 0; c < PROBE_NCLASS; c++) {
+		if (!(mask & (1u << c)))
+			continue;
+		s.exits += r->c.exits[c];
+		s.foreign += r->c.foreign[c];
+		s.ns += r->c.ns[c];
+		s.ns_sq += r->c.ns_sq[c];
+		for (unsigned k = 0; k < PROBE_NCALLEE; k++) {
+			s.samples += r->c.samples[c][k];
+			s.sample_ns += r->c.sample_ns[c][k];
+		}
+	}
+	return s;
+}
+
+int report_estimate(const struct probe_result *r, unsigned mask,
+		    struct probe_est *e)
+{
+	struct sums s = sum_classes(r, mask);
+
+	if (r->method == METHOD_FENTRY)
+		return probe_est_timed(s.exits, (double)s.ns, (double)s.ns_sq, e);
+	return probe_est_sampled(s.samples, (double)s.sample_ns, s.exits,
+				 (double)r->period_ns, e);
+}
+
+/* ns of samples under callee k, all classes */
+static __u64 callee_ns(const struct probe_result *r, unsigned k)
+{
+	__u64 n = 0;
+
+	for (unsigned c = 0; c < PROBE_NCLASS; c++)
+		n += r->c.sample_ns[c][k];
+	return n;
+}
+
+static void summary_class(const struct probe_result *r, unsigned c,
+			  struct kvbuf *kb)
+{
+	char key[96];
+	struct probe_est e;
+	double p;
+
+	if (report_estimate(r, 1u << c, &e) < 0)
+		return;
+	snprintf(key, sizeof(key), PROBE_KEY_CLASS_PREFIX "%s", class_keys[c]);
+	kv_double(kb, key, e.ns);
+	snprintf(key, sizeof(key), PROBE_KEY_CLASS_PREFIX "%s_ci95", class_keys[c]);
+	kv_double(kb, key, probe_est_half(&e));
+	snprintf(key, sizeof(key), "exits_%s", class_keys[c]);
+	kv_u64(kb, key, r->c.exits[c]);
+	if (r->method != METHOD_FENTRY)
+		return;
+	for (int i = 0; i < 2; i++) {
+		p = probe_hist_percentile(r->c.hist[c], PROBE_HIST_BUCKETS,
+					  i ? 99 : 50);
+		snprintf(key, sizeof(key), PROBE_KEY_CLASS_PREFIX "%s_p%d",
+			 class_keys[c], i ? 99 : 50);
+		if (p >= 0)
+			kv_double(kb, key, p);
+	}
+}
+
+static void summary_totals(const struct probe_result *r, struct kvbuf *kb)
+{
+	struct sums s = sum_classes(r, ALL_CLASSES);
+	struct probe_est e;
+
+	kv_u64(kb, PROBE_KEY_EXITS, s.exits);
+	kv_u64(kb, PROBE_KEY_EXITS_TGID_ON, sum_classes(r, 0xa).exits);
+	kv_u64(kb, PROBE_KEY_EXITS_LISTENER, sum_classes(r, 0xc).exits);
+	kv_u64(kb, PROBE_KEY_EXITS_FOREIGN, s.foreign);
+	kv_u64(kb, "exits_listener_unknown", r->c.rq_mismatch);
+	if (report_estimate(r, ALL_CLASSES, &e) < 0)
+		return;
+	kv_double(kb, PROBE_KEY_NS_PER_EXIT, e.ns);
+	kv_double(kb, PROBE_KEY_NS_PER_EXIT_CI95, probe_est_half(&e));
+	kv_double(kb, "ns_per_exit_lo", e.lo);
+	kv_double(kb, "ns_per_exit_hi", e.hi);
+}
+
+static void summary_sampling(const struct probe_result *r, struct kvbuf *kb)
+{
+	struct sums s = sum_classes(r, ALL_CLASSES);
+	char key[64];
+
+	kv_u64(kb, PROBE_KEY_PERIOD_US, r->period_ns / 1000);
+	kv_u64(kb, "samples", r->c.samples_all);
+	kv_u64(kb, "samples_in_taskstats_exit", r->c.samples_in_ts);
+	kv_u64(kb, "samples_counted", s.samples);
+	kv_u64(kb, "samples_lost", r->c.samples_lost);
+	for (unsigned k = 0; s.exits && k < PROBE_NCALLEE; k++) {
+		snprintf(key, sizeof(key), "ns_per_exit_in_%s",
+			 ksyms_callee_name(k));
+		kv_double(kb, key, (double)callee_ns(r, k) / (double)s.exits);
+	}
+}
+
+int report_summary_text(const struct probe_result *r, struct kvbuf *kb)
+{
+	kv_str(kb, PROBE_KEY_METHOD, probe_method_name(r->method));
+	kv_str(kb, PROBE_KEY_METHOD_WHY, r->reason);
+	kv_double(kb, "seconds", r->seconds);
+	summary_totals(r, kb);
+	for (unsigned c = 0; c < PROBE_NCLASS; c++)
+		summary_class(r, c, kb);
+	if (r->method == METHOD_SAMPLE)
+		summary_sampling(r, kb);
+	else
+		kv_u64(kb, "calls_lost", r->c.samples_lost);
+	kv_u64(kb, "descendants_untracked", r->c.track_full);
+	kv_u64(kb, "probe_bpf_runs", r->cost.run_cnt);
+	if (r->cost.have_run_ns)
+		kv_u64(kb, "probe_bpf_ns", r->cost.run_ns);
+	return kb->err ? -ENOMEM : 0;
+}
+
+int report_summary(const struct probe_result *r, const char *path)
+{
+	struct kvbuf kb;
+	int rc;
+
+	kv_init(&kb);
+	rc = report_summary_text(r, &kb);
+	if (rc == 0)
+		rc = kv_write_atomic(path, &kb);
+	kv_free(&kb);
+	return rc;
+}
+
+static double pct(__u64 part, __u64 whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0;
+}
+
+static void text_percentiles(const __u64 *hist, FILE *f)
+{
+	double p50 = probe_hist_percentile(hist, PROBE_HIST_BUCKETS, 50);
+	double p99 = probe_hist_percentile(hist, PROBE_HIST_BUCKETS, 99);
+
+	if (p50 >= 0)
+		fprintf(f, "   p50 >= %.0f, p99 >= %.0f", p50, p99);
+}
+
+static void text_row(const struct probe_result *r, FILE *f, const char *label,
+		     unsigned mask)
+{
+	struct sums s = sum_classes(r, mask);
+	struct probe_est e;
+
+	if (report_estimate(r, mask, &e) < 0)
+		return;
+	fprintf(f, "  %-22s %9llu %9.0f   [%.0f, %.0f]", label,
+		(unsigned long long)s.exits, e.ns, e.lo, e.hi);
+	if (r->method == METHOD_SAMPLE)
+		fprintf(f, "   %llu samples", (unsigned long long)s.samples);
+	if (r->method == METHOD_FENTRY && mask != ALL_CLASSES)
+		text_percentiles(r->c.hist[__builtin_ctz(mask)], f);
+	if (s.foreign)
+		fprintf(f, "   %llu met a foreign listener",
+			(unsigned long long)s.foreign);
+	fputc('\n', f);
+}
+
+static void text_callees(const struct probe_result *r, FILE *f)
+{
+	struct sums s = sum_classes(r, ALL_CLASSES);
+
+	if (r->method != METHOD_SAMPLE || !s.samples)
+		return;
+	fprintf(f, "where it goes (share of the time, all exits):");
+	for (unsigned k = 0; k < PROBE_NCALLEE; k++)
+		fprintf(f, " %s %.0f%%", ksyms_callee_name(k),
+			pct(callee_ns(r, k), s.sample_ns));
+	fputc('\n', f);
+}
+
+static void text_cost(const struct probe_result *r, FILE *f)
+{
+	fprintf(f, "probe cost: ");
+	if (r->method == METHOD_SAMPLE)
+		fprintf(f, "%llu samples on %d CPUs (%.0f/s), ",
+			(unsigned long long)r->c.samples_all, r->nev,
+			r->seconds > 0 ? (double)r->c.samples_all / r->seconds : 0);
+	fprintf(f, "%llu BPF program runs", (unsigned long long)r->cost.run_cnt);
+	if (r->cost.have_run_ns && r->cost.run_cnt)
+		fprintf(f, ", %.3f s in them (%.0f ns per run)",
+			(double)r->cost.run_ns / 1e9,
+			(double)r->cost.run_ns / (double)r->cost.run_cnt);
+	fputc('\n', f);
+}
+
+static void text_warnings(const struct probe_result *r, FILE *f)
+{
+	struct sums s = sum_classes(r, ALL_CLASSES);
+
+	if (s.foreign)
+		fprintf(f, "warning: %llu exits met a taskstats listener not "
+			"declared with --listener-pid: another collector runs; "
+			"a \"no listener\" measurement is tainted\n",
+			(unsigned long long)s.foreign);
+	if (r->c.rq_mismatch)
+		fprintf(f, "warning: %llu exits: listener state unknown (counted "
+			"as no listener)\n", (unsigned long long)r->c.rq_mismatch);
+	if (r->c.samples_lost)
+		fprintf(f, "warning: %llu measurements lost (map full or busy)\n",
+			(unsigned long long)r->c.samples_lost);
+	if (r->c.track_full)
+		fprintf(f, "warning: %llu descendants not tracked (map full)\n",
+			(unsigned long long)r->c.track_full);
+}
+
+void report_text(const struct probe_result *r, FILE *f)
+{
+	struct sums s = sum_classes(r, ALL_CLASSES);
+
+	fprintf(f, "exitprobe: method %s (%s)", probe_method_name(r->method),
+		r->reason);
+	if (r->method == METHOD_SAMPLE)
+		fprintf(f, ", period %llu us",
+			(unsigned long long)(r->period_ns / 1000));
+	fprintf(f, ", %.1f s\n", r->seconds);
+	fprintf(f, "exits %llu: tgid on %llu (%.2f%%), listener %llu (%.2f%%), "
+		"foreign listener %llu\n", (unsigned long long)s.exits,
+		(unsigned long long)sum_classes(r, 0xa).exits,
+		pct(sum_classes(r, 0xa).exits, s.exits),
+		(unsigned long long)sum_classes(r, 0xc).exits,
+		pct(sum_classes(r, 0xc).exits, s.exits),
+		(unsigned long long)s.foreign);
+	fprintf(f, "taskstats_exit() CPU per exit, ns (95%% interval):\n");
+	for (unsigned c = 0; c < PROBE_NCLASS; c++)
+		text_row(r, f, class_labels[c], 1u << c);
+	text_row(r, f, "all", ALL_CLASSES);
+	text_callees(r, f);
+	text_cost(r, f);
+	text_warnings(r, f);
+}

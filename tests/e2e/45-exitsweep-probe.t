@@ -1,0 +1,97 @@
+#!/bin/bash
+# exitsweep --probe: each overhead run under exitprobe.  Per cell the
+# in-kernel ts_ns_per_exit, tgid_on_share ~1 for thread exits and ~0 for
+# process exits, listener_share ~1 with a listener; a no-listener cell
+# whose exits met a collector the sweep did not start is marked and left
+# out of the comparisons; fentry falls back or is refused in one line;
+# --probe off says so once.
+. "$(dirname "$0")/lib.sh"
+need_taskstats
+EXITSWEEP=$TOP/exitsweep
+EXITPROBE=$TOP/exitprobe
+[ -x "$EXITSWEEP" ] && [ -x "$EXITGEN" ] && [ -x "$EXITPROBE" ] ||
+	{ echo "Bail out! exitsweep, exitgen or exitprobe not built"; exit 1; }
+mkdir -p "$T/tmp" && chmod 1777 "$T/tmp"
+export TMPDIR=$T/tmp
+
+"$EXITSWEEP" --probe sometimes >/dev/null 2>"$T/u.err"
+rc=$?
+check "--probe sometimes: usage error" sh -c "[ $rc -eq 2 ] && grep -q -- \"--probe: 'sometimes' (auto, fentry, sample or off)\" '$T/u.err'"
+"$EXITSWEEP" --kind reap --probe sample >/dev/null 2>"$T/u2.err"
+rc=$?
+check "--probe with --kind reap: usage error" sh -c "[ $rc -eq 2 ] && grep -q -- '--probe applies to --kind overhead only' '$T/u2.err'"
+
+"$EXITPROBE" --method sample --summary "$T/p.sum" -- /bin/true 2>"$T/p.err"
+rc=$?
+[ $rc -eq 121 ] && skip_all "BPF is not usable here: $(tail -1 "$T/p.err")"
+
+# a collector the sweep does not know of: every exit meets a listener
+start_exitmon foreign -f csv || { echo "Bail out! exitmon did not start"; exit 1; }
+"$EXITSWEEP" --probe sample --rates 2000 --count 2000 --runs 2 --tgid on,off \
+	--listener none,batch --seed 3 --json "$T/s.json" >"$T/s.out" 2>"$T/s.err"
+rc=$?
+stop_exitmon
+check "--probe sample sweep: exit 0" [ $rc -eq 0 ]
+[ $rc -eq 0 ] || sed 's/^/# /' "$T/s.err"
+check "the probe is named once at the top" \
+	sh -c "[ \$(grep -c '^exitsweep: probe sample' '$T/s.err') -eq 1 ] && grep -q '^probe: exitprobe .*sample' '$T/s.out'"
+check "the main table: taskstats_exit in ns per exit" \
+	grep -q '^What tgid accumulation costs per thread exit' "$T/s.out"
+check "no-listener cells that met the foreign collector are marked" \
+	sh -c "grep -Eq '^ +2000 +on +none\\* ' '$T/s.out' && grep -Eq '^ +2000 +off +none\\* ' '$T/s.out'"
+check "... and left out of the comparison" grep -q 'excluded\*' "$T/s.out"
+check "the 2006 table comes second, marked tick-sampled" \
+	sh -c "grep -n 'TICK-SAMPLED' '$T/s.out' | cut -d: -f1 | { read l; [ \$l -gt \$(grep -n '^What tgid' '$T/s.out' | cut -d: -f1) ]; }"
+
+python3 - "$T/s.json" >"$T/py.out" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['config']['probe'] == 'sample', d['config']
+assert d['machine']['exitprobe_version'].startswith('exitprobe '), d['machine']
+for c in d['cells']:
+    dims, m = c['dimensions'], c['metrics']
+    ts = m['ts_ns_per_exit']
+    assert ts['n'] == 2 and ts['mean'] > 0, c
+    share = m['tgid_on_share']['mean']
+    if dims['tgid'] == 'on':
+        assert share >= 0.99, ('thread exits', share)
+    else:
+        assert share <= 0.01, ('process exits', share)
+    assert m['listener_share']['mean'] >= 0.99, c
+    if dims['listener'] == 'none':
+        assert m['foreign_listener_exits']['sum'] > 0, c
+for k in d['comparisons']:
+    for f in k['figures']:
+        if k['section'] == 'listener:batch' or f['dimensions']['listener'] == 'none':
+            assert f['excluded'] is True and f['overhead_pct'] is None, f
+        else:
+            assert f['excluded'] is False, f
+print('ok')
+PY
+rc=$?
+check "per cell: ts_ns_per_exit, tgid_on_share ~1 threads ~0 processes, listener_share ~1, the tainted cells excluded" [ $rc -eq 0 ]
+[ $rc -eq 0 ] || sed 's/^/# /' "$T/py.out"
+
+# fentry: used where the kernel allows trampolines, else refused in one line
+"$EXITSWEEP" --probe fentry --rates max --count 300 --runs 2 --tgid on --listener none \
+	--quiet --json "$T/f.json" >"$T/f.out" 2>"$T/f.err"
+rc=$?
+if [ $rc -eq 0 ]; then
+	check "--probe fentry: used" python3 -c "
+import json, sys; assert json.load(open(sys.argv[1]))['config']['probe'] == 'fentry'" "$T/f.json"
+else
+	check "--probe fentry refused here: exit 1, one line with the reason" \
+		sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$T/f.err') -eq 1 ] && grep -q '^exitsweep: --probe fentry cannot run: ' '$T/f.err'"
+fi
+
+"$EXITSWEEP" --probe off --rates max --count 300 --runs 2 --tgid on --listener none \
+	--json "$T/o.json" >"$T/o.out" 2>"$T/o.err"
+rc=$?
+check "--probe off: exit 0, said once at the top" \
+	sh -c "[ $rc -eq 0 ] && [ \$(grep -c 'probe off' '$T/o.err') -eq 1 ] && grep -q '^probe: off (--probe off)' '$T/o.out'"
+check "--probe off: no in-kernel figures" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['config']['probe'] == 'off'
+assert all(c['metrics']['ts_ns_per_exit']['n'] == 0 for c in d['cells'])" "$T/o.json"
+done_testing

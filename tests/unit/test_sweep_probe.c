@@ -1,0 +1,116 @@
+/* Unit tests of what exitsweep reads besides exitgen and exitmon: the
+ * probe's summary (include/probe_summary.h), /proc/stat and CONFIG_HZ. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "kvfile.h"
+#include "../../tools/exitsweep/sweep.h"
+#include "../../tools/exitsweep/sweep_cpu.h"
+#include "../../tools/exitsweep/sweep_probe.h"
+
+static void nan_all(double *v)
+{
+	for (int i = 0; i < M_COUNT; i++)
+		v[i] = NAN;
+}
+
+static void test_probe_summary(void **state)
+{
+	struct kvmap kv = { 0 };
+	double v[M_COUNT];
+	char d[128];
+
+	(void)state;
+	nan_all(v);
+	assert_int_equal(kvmap_parse("method=sample\nperiod_us=100\nexits=4000\n"
+		"exits_tgid_on=3990\nexits_listener=4000\nexits_foreign_listener=12\n"
+		"ns_per_exit=2712.5\nns_per_exit_ci95=140\n"
+		"ns_per_exit_tgid_on_listener=2715\n", &kv), 0);
+	assert_int_equal(sweep_probe_apply(&kv, v), 0);
+	assert_true(fabs(v[M_TS_NS_PER_EXIT] - 2712.5) < 1e-9);
+	assert_true(fabs(v[M_TGID_ON_SHARE] - 0.9975) < 1e-12);
+	assert_true(fabs(v[M_LISTENER_SHARE] - 1.0) < 1e-12);
+	assert_true(fabs(v[M_FOREIGN_EXITS] - 12) < 1e-12);
+	sweep_probe_describe(&kv, d, sizeof(d));
+	assert_string_equal(d, "sample, period 100 us");
+	kvmap_free(&kv);
+
+	/* counts beyond the exits, or negative, are not shares: left out */
+	nan_all(v);
+	assert_int_equal(kvmap_parse("method=fentry\nexits=10\nexits_tgid_on=11\n"
+		"exits_listener=-1\nns_per_exit=300\n", &kv), 0);
+	assert_int_equal(sweep_probe_apply(&kv, v), 0);
+	assert_true(isnan(v[M_TGID_ON_SHARE]) && isnan(v[M_LISTENER_SHARE]));
+	assert_true(fabs(v[M_TS_NS_PER_EXIT] - 300) < 1e-9);
+	kvmap_free(&kv);
+
+	/* no exit count: refused */
+	assert_int_equal(kvmap_parse("method=sample\nns_per_exit=1\n", &kv), 0);
+	assert_int_equal(sweep_probe_apply(&kv, v), -EBADMSG);
+	kvmap_free(&kv);
+}
+
+static void test_probe_modes(void **state)
+{
+	enum sweep_probe m;
+
+	(void)state;
+	assert_int_equal(sweep_probe_parse_mode("sample", &m), 0);
+	assert_int_equal(m, PROBE_SAMPLE);
+	assert_int_equal(sweep_probe_parse_mode("off", &m), 0);
+	assert_int_equal(m, PROBE_OFF);
+	assert_string_equal(sweep_probe_method_arg(PROBE_AUTO), "auto");
+	assert_int_equal(sweep_probe_parse_mode("Sample", &m), -EINVAL);
+	assert_int_equal(sweep_probe_parse_mode("", &m), -EINVAL);
+}
+
+static void test_proc_stat(void **state)
+{
+	struct sweep_cpu_sample s;
+
+	(void)state;
+	/* user nice system idle iowait irq softirq steal guest guest_nice */
+	assert_int_equal(sweep_cpu_parse_stat("cpu  100 2 30 5000 7 1 4 9 50 0\n"
+		"cpu0 50 1 15 2500 3 0 2 4 25 0\n", &s), 0);
+	assert_int_equal(s.busy, 100 + 2 + 30 + 1 + 4);
+	assert_int_equal(s.idle, 5000 + 7);
+	/* the aggregate line found after others; junk refused */
+	assert_int_equal(sweep_cpu_parse_stat("intr 5\ncpu  1 2 3 4 5 6 7 8\n", &s), 0);
+	assert_int_equal(s.busy, 1 + 2 + 3 + 6 + 7);
+	assert_int_equal(sweep_cpu_parse_stat("cpu  1 2 3\n", &s), -EBADMSG);
+	assert_int_equal(sweep_cpu_parse_stat("cpu  1 2 x 4 5 6 7 8\n", &s), -EBADMSG);
+	assert_int_equal(sweep_cpu_parse_stat("cpu0 1 2 3 4 5 6 7 8\n", &s), -EBADMSG);
+}
+
+static void test_config_hz(void **state)
+{
+	char how[96];
+
+	(void)state;
+	assert_int_equal(sweep_cpu_parse_config_hz("# CONFIG_HZ_100 is not set\n"
+		"CONFIG_HZ_250=y\nCONFIG_HZ=250\nCONFIG_SCHED_HRTICK=y\n"), 250);
+	assert_int_equal(sweep_cpu_parse_config_hz("CONFIG_HZ_1000=y\n"), 0);
+	assert_int_equal(sweep_cpu_parse_config_hz("CONFIG_HZ=fast\n"), 0);
+	/* whatever the machine, a positive rate and a reason */
+	assert_true(sweep_cpu_kernel_hz(how, sizeof(how)) > 0);
+	assert_true(strlen(how) > 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_probe_summary),
+		cmocka_unit_test(test_probe_modes),
+		cmocka_unit_test(test_proc_stat),
+		cmocka_unit_test(test_config_hz),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,30 @@
+/* The main table of an overhead sweep: what exit accounting costs, in the
+ * units the question is asked in -- ns per exit inside the kernel for tgid
+ * accumulation and for a listener (and what share of a whole exit that
+ * is), and the collector's own CPU per record.  Only exact totals and
+ * in-kernel measurements; the tick-sampled user/sys tables come after. */
+#ifndef EXITSWEEP_COSTS_H
+#define EXITSWEEP_COSTS_H
+
+#include <stdio.h>
+
+#include "sweep.h"
+#include "sweep_analyze.h"
+
+#define COSTS_LEGEND \
+	"Cost = mean a - mean b, ± half width of Welch's 95% interval; ~ = " \
+	"not significant (the interval\nincludes 0, or a cell's runs are all " \
+	"equal).  % of an exit = cost / CPU/exit of cell a (the whole\n" \
+	"exit's CPU time, exact).  excluded* = a cell whose exits met another " \
+	"program's listener."
+
+void sweep_costs_print(FILE *f, const struct sweep_config *cfg,
+		       const struct sweep_plan *plan, const struct analysis *a);
+/* Per-cell exact and in-kernel figures (cpu_us_per_exit, ...). */
+void sweep_costs_cells(FILE *f, const struct sweep_config *cfg,
+		       const struct sweep_plan *plan, const struct analysis *a);
+/* "+312 ±45" with "~" when not significant; "n/a" when !ok. */
+char *sweep_fmt_diff(char *buf, size_t len, double est, double half, bool ok,
+		     bool significant);
+
+#endif
