@@ -37,4 +37,8 @@ struct mon_counters {
 #define MON_KEY(name) \
 	((void)sizeof(((struct mon_counters *)0)->name), #name)
 
+/* Keys of the run, beside the counters (report.c writes them). */
+#define MON_KEY_CPU_USER "cpu_user"	/* seconds of user CPU, exitmon's own */
+#define MON_KEY_CPU_SYS "cpu_sys"	/* seconds of system CPU */
+
 #endif

@@ -99,11 +99,46 @@ static void set_cpus(struct mon_config *cfg, const char *arg)
 		die(EXIT_USAGE, "cpu list too long");
 }
 
-static void parse_option(struct mon_config *cfg, int key, const char *arg,
-			 const char **cpus_arg)
+/* The receive loop's numbers: true when key was one of them. */
+static bool parse_tuning(struct mon_config *cfg, int key, const char *arg)
 {
 	uint64_t u;
 
+	switch (key) {
+	case OPT_INTERVAL:
+		if (parse_u64(arg, 1, 60000, &u) < 0)
+			usage_die("bad value for --interval: '%s' (1 to 60000 ms)", arg);
+		cfg->interval_ms = (unsigned)u;
+		return true;
+	case OPT_RCVBUF:
+		if (parse_size(arg, 4096, 1ull << 30, &cfg->rcvbuf) < 0)
+			usage_die("bad value for --rcvbuf: '%s' (4K to 1G)", arg);
+		return true;
+	case OPT_STATS:	/* 0 turns the periodic line off */
+		cfg->stats_s = seconds_arg("stats", arg, 0);
+		if (cfg->stats_s > 0 && cfg->stats_s < 0.01)
+			usage_die("bad value for --stats: '%s' (0 for none, or at "
+				  "least 0.01 seconds)", arg);
+		return true;
+	case OPT_COUNT:
+		if (parse_u64(arg, 1, UINT64_MAX, &cfg->count) < 0)
+			usage_die("bad value for --count: '%s' (a positive number)", arg);
+		return true;
+	case OPT_SHARDS:
+		if (parse_u32(arg, 1, MAX_SHARDS, &cfg->shards) < 0)
+			usage_die("bad value for --shards: '%s' (1 to %d)", arg,
+				    MAX_SHARDS);
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void parse_option(struct mon_config *cfg, int key, const char *arg,
+			 const char **cpus_arg)
+{
+	if (parse_tuning(cfg, key, arg))
+		return;
 	switch (key) {
 	case 'f':
 		if (format_from_name(arg, &cfg->fmt) < 0)
@@ -111,22 +146,7 @@ static void parse_option(struct mon_config *cfg, int key, const char *arg,
 		break;
 	case 'o': cfg->output = arg; break;
 	case OPT_CPUS: *cpus_arg = arg; break;
-	case OPT_INTERVAL:
-		if (parse_u64(arg, 1, 60000, &u) < 0)
-			usage_die("bad value for --interval: '%s' (1 to 60000 ms)", arg);
-		cfg->interval_ms = (unsigned)u;
-		break;
 	case OPT_WAKEUP: cfg->wakeup = true; break;
-	case OPT_RCVBUF:
-		if (parse_size(arg, 4096, 1ull << 30, &cfg->rcvbuf) < 0)
-			usage_die("bad value for --rcvbuf: '%s' (4K to 1G)", arg);
-		break;
-	case OPT_STATS:	/* 0 turns the periodic line off */
-		cfg->stats_s = seconds_arg("stats", arg, 0);
-		if (cfg->stats_s > 0 && cfg->stats_s < 0.01)
-			usage_die("bad value for --stats: '%s' (0 for none, or at "
-				  "least 0.01 seconds)", arg);
-		break;
 	case OPT_COMM: cfg->filter.comm_glob = comm_arg(arg); break;
 	case OPT_TGID:
 		cfg->filter.by_tgid = true;
@@ -140,10 +160,6 @@ static void parse_option(struct mon_config *cfg, int key, const char *arg,
 	case OPT_NO_SELF_CHECK: cfg->self_check = false; break;
 	case OPT_PIDFILE: cfg->pidfile = arg; break;
 	case OPT_DURATION: cfg->duration_s = seconds_arg("duration", arg, 0.001); break;
-	case OPT_COUNT:
-		if (parse_u64(arg, 1, UINT64_MAX, &cfg->count) < 0)
-			usage_die("bad value for --count: '%s' (a positive number)", arg);
-		break;
 	case OPT_CAPTURE: cfg->capture = arg; break;
 	case OPT_REPLAY: cfg->replay = arg; break;
 	case OPT_USER:
@@ -152,11 +168,6 @@ static void parse_option(struct mon_config *cfg, int key, const char *arg,
 		cfg->user = arg;
 		break;
 	case OPT_METRICS: cfg->metrics = arg; break;
-	case OPT_SHARDS:
-		if (parse_u32(arg, 1, MAX_SHARDS, &cfg->shards) < 0)
-			usage_die("bad value for --shards: '%s' (1 to %d)", arg,
-				    MAX_SHARDS);
-		break;
 	case 'h':
 		opts_help(stdout, "Usage: exitmon [OPTION]...\n"
 			  "Collect the kernel's taskstats exit records and count "

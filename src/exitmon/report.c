@@ -59,8 +59,8 @@ int report_summary(const char *path, const struct mon_counters *n,
 	MON_COUNTERS(SUMMARY_KEY)
 #undef SUMMARY_KEY
 	kv_double(&kb, "seconds", ri->seconds);
-	kv_double(&kb, "cpu_user", ri->cpu_user);
-	kv_double(&kb, "cpu_sys", ri->cpu_sys);
+	kv_double(&kb, MON_KEY_CPU_USER, ri->cpu_user);
+	kv_double(&kb, MON_KEY_CPU_SYS, ri->cpu_sys);
 	kv_double(&kb, "cpu_us_per_record", n->records ?
 		  (ri->cpu_user + ri->cpu_sys) * 1e6 / (double)n->records : 0);
 	kv_u64(&kb, "max_rss_kb", (uint64_t)ri->max_rss_kb);

@@ -44,7 +44,8 @@ SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(SAN_B)/tests/%)
 .PHONY: fuzz fuzz-recread fuzz-smoke sanitize fuzz-seeds bench-format
 
 # The readers' target: recread.c and the writers it round-trips through.
-RECREAD_FUZZ_SRCS  := src/common/recread.c src/common/format.c src/common/record.c
+RECREAD_FUZZ_SRCS  := src/common/recread.c src/common/format.c src/common/record.c \
+                      src/common/tsnl.c
 RECREAD_SMOKE_SECONDS ?= 10
 
 $(SAN_B)/%.o: %.c
@@ -82,14 +83,14 @@ $(SAN_B)/fuzz/fuzz_recread: tests/fuzz/fuzz_recread.c $(RECREAD_FUZZ_SRCS) \
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZ-LD $@")
 	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -o $@ \
-	  tests/fuzz/fuzz_recread.c $(RECREAD_FUZZ_SRCS)
+	  tests/fuzz/fuzz_recread.c $(RECREAD_FUZZ_SRCS) $(FUZZ_LIBS)
 
 $(SAN_B)/fuzz/replay_recread: tests/fuzz/replay.c tests/fuzz/fuzz_recread.c \
 		$(RECREAD_FUZZ_SRCS) include/recread.h include/format.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD-SAN  $@")
 	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ tests/fuzz/replay.c \
-	  tests/fuzz/fuzz_recread.c $(RECREAD_FUZZ_SRCS)
+	  tests/fuzz/fuzz_recread.c $(RECREAD_FUZZ_SRCS) $(FUZZ_LIBS)
 
 fuzz-recread: $(SAN_B)/fuzz/fuzz_recread
 	$(Q)mkdir -p tests/fuzz/corpus-recread-work $(SAN_B)/fuzz/crashes

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "numparse.h"
+#include "stats.h"
 
 size_t sweep_csv_split(char *line, char **fields, size_t max)
 {
@@ -53,13 +54,6 @@ size_t sweep_csv_split(char *line, char **fields, size_t max)
 		}
 	}
 	return n;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
 }
 
 void sweep_cohort_set_groups(struct sweep_run *run, const char *groups)
@@ -115,7 +109,7 @@ int sweep_cohort_set_times(struct sweep_run *run, const char *list)
 		i++;
 	}
 	free(copy);
-	qsort(t, i, sizeof(*t), cmp_double);
+	stats_sort(t, i);
 	free(run->exit_times);
 	run->exit_times = t;
 	run->n_exit_times = i;
@@ -233,7 +227,7 @@ static void cohort_finish(struct cohort_sums *cs, struct sweep_run *run)
 		/* Stand-in: lifetimes.  The workers are released together
 		 * after a short creation burst, so lifetimes order and space
 		 * the exits as the release-relative times would. */
-		qsort(cs->el, cs->n, sizeof(*cs->el), cmp_double);
+		stats_sort(cs->el, cs->n);
 		run->exit_times = cs->el;
 		run->n_exit_times = cs->n;
 		cs->el = NULL;

@@ -17,20 +17,7 @@
 
 int sweep_plot_find_gnuplot(char *buf, size_t len)
 {
-	const char *env = getenv("PATH");
-	char *path, *save = NULL;
-
-	if (!env || !(path = strdup(env)))
-		return -ENOENT;
-	for (char *d = strtok_r(path, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		if ((size_t)snprintf(buf, len, "%s/gnuplot", *d ? d : ".") < len &&
-		    access(buf, X_OK) == 0) {
-			free(path);
-			return 0;
-		}
-	}
-	free(path);
-	return -ENOENT;
+	return sweep_proc_in_path("gnuplot", buf, len);
 }
 
 /* A string safe inside gnuplot double quotes. */

@@ -36,10 +36,27 @@ static bool executable(const char *path)
 	       access(path, X_OK) == 0;
 }
 
+int sweep_proc_in_path(const char *name, char *out, size_t len)
+{
+	const char *env = getenv("PATH");
+	char *path, *save = NULL;
+
+	if (!env || !(path = strdup(env)))
+		return -ENOENT;
+	for (char *d = strtok_r(path, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		if ((size_t)snprintf(out, len, "%s/%s", *d ? d : ".", name) < len &&
+		    executable(out)) {
+			free(path);
+			return 0;
+		}
+	}
+	free(path);
+	return -ENOENT;
+}
+
 int sweep_proc_locate(const char *name, char *out, size_t len)
 {
-	char self[PATH_MAX], *slash, *path, *save = NULL;
-	const char *env = getenv("PATH");
+	char self[PATH_MAX], *slash;
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
 	if (n > 0) {
@@ -56,17 +73,7 @@ int sweep_proc_locate(const char *name, char *out, size_t len)
 	if ((size_t)snprintf(out, len, "%s/%s", sweep_proc_sbindir, name) < len &&
 	    executable(out))
 		return 0;
-	if (!env || !(path = strdup(env)))
-		return -ENOENT;
-	for (char *d = strtok_r(path, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		if ((size_t)snprintf(out, len, "%s/%s", *d ? d : ".", name) < len &&
-		    executable(out)) {
-			free(path);
-			return 0;
-		}
-	}
-	free(path);
-	return -ENOENT;
+	return sweep_proc_in_path(name, out, len);
 }
 
 static void block_signals(sigset_t *old)

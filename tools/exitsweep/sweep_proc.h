@@ -12,6 +12,8 @@
  * it was built for (make install puts exitmon there), else in PATH, into
  * out.  0 or -ENOENT. */
 int sweep_proc_locate(const char *name, char *out, size_t len);
+/* NAME in PATH only, into out.  0 or -ENOENT. */
+int sweep_proc_in_path(const char *name, char *out, size_t len);
 extern const char sweep_proc_sbindir[];	/* where make install puts exitmon */
 /* Start argv[0] (a path) with stdout to out_path and stderr to err_path
  * (NULL: /dev/null for stdout, inherited stderr).  The child is registered

@@ -20,6 +20,7 @@
 #include "sweep_cpu.h"
 #include "sweep_probe.h"
 #include "kvfile.h"
+#include "mon_counters.h"
 #include "sweep_proc.h"
 #include "sweep_signal.h"
 #include "sweep_sysctl.h"
@@ -360,12 +361,12 @@ static void from_exitgen_kill(const struct kvmap *g, double *v)
 
 static void from_exitmon(const struct kvmap *m, double *v)
 {
-	put(v, M_RECORDS, m, "matched");
-	put(v, M_DROPPED, m, "dropped");
-	put(v, M_ENOBUFS, m, "enobufs");
-	put(v, M_MON_USER, m, "cpu_user");
-	put(v, M_MON_SYS, m, "cpu_sys");
-	put(v, M_IMPLAUSIBLE, m, "implausible");
+	put(v, M_RECORDS, m, MON_KEY(matched));
+	put(v, M_DROPPED, m, MON_KEY(dropped));
+	put(v, M_ENOBUFS, m, MON_KEY(enobufs));
+	put(v, M_MON_USER, m, MON_KEY_CPU_USER);
+	put(v, M_MON_SYS, m, MON_KEY_CPU_SYS);
+	put(v, M_IMPLAUSIBLE, m, MON_KEY(implausible));
 	if (!isnan(v[M_EXITS]) && !isnan(v[M_RECORDS]))
 		v[M_LOST] = v[M_EXITS] - v[M_RECORDS];
 }

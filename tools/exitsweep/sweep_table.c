@@ -82,11 +82,6 @@ void sweep_table_cell(struct sweep_table *t, const char *fmt, ...)
 	va_end(ap);
 }
 
-size_t sweep_table_rows(const struct sweep_table *t)
-{
-	return t ? t->nrows : 0;
-}
-
 size_t sweep_text_width(const char *s)
 {
 	size_t w = 0;

@@ -17,7 +17,6 @@ void sweep_table_row(struct sweep_table *t);
 /* Append a cell to the current row. */
 void sweep_table_cell(struct sweep_table *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-size_t sweep_table_rows(const struct sweep_table *t);
 /* Print with indent before each line; a rule under the heading. */
 void sweep_table_print(const struct sweep_table *t, FILE *f, const char *indent);
 /* Display width of a UTF-8 string (code points). */
