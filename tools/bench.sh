@@ -153,15 +153,19 @@ replay_part() {
 	kill -TERM "$mon"; wait "$mon" || true; rm -f "$T/mon.pid"
 	echo "bench: replaying a capture of $(du -h "$T/cap.pcap" | cut -f1)" >&2
 	printf '%-8s%10s%18s%18s\n' format records "records/s/core" "instr/record"
-	local fmt recs cpu lo hi
+	local fmt recs cpu lo hi n_lo n_hi
 	for fmt in $FORMATS; do
 		replay_run "$fmt"
 		recs=$(kv "$T/replay.sum" records)
 		cpu=$(python3 -c "print($(kv "$T/replay.sum" cpu_user)+$(kv "$T/replay.sum" cpu_sys))")
-		lo=$(instructions "$fmt" 5000); hi=$(instructions "$fmt" 25000)
+		# two lengths within the capture: 1/5 of it (at most 5,000), all
+		# of it (at most 25,000)
+		n_lo=$(( recs / 5 < 5000 ? recs / 5 : 5000 ))
+		n_hi=$(( recs < 25000 ? recs : 25000 ))
+		lo=$(instructions "$fmt" "$n_lo"); hi=$(instructions "$fmt" "$n_hi")
 		printf '%-8s%10s%18.0f%18.0f\n' "$fmt" "$recs" \
 			"$(python3 -c "print($recs/max($cpu,1e-6))")" \
-			"$(python3 -c "print(($hi-$lo)/20000)")"
+			"$(python3 -c "print(($hi-$lo)/max($n_hi-$n_lo,1))")"
 	done
 }
 

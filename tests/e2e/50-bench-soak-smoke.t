@@ -11,7 +11,13 @@ for row in "none" "exitmon (default, CSV)" "exitmon --wakeup"; do
 	check "bench reports '$row'" grep -q "^$row " "$T/bench.out"
 done
 check "bench: no record lost at this size" \
-	awk '/^exitmon/ { if ($(NF-1) != 0) bad = 1 } END { exit bad }' "$T/bench.out"
+	awk '/^exitmon (\(default|--wakeup)/ { if ($(NF-1) != 0) bad = 1 } END { exit bad }' "$T/bench.out"
+for fmt in csv jsonl text; do
+	check "bench: $fmt against the floor listener, none lost" \
+		awk -v f="$fmt" '$1 == f && /\(/ { seen = 1; if ($NF != 0) bad = 1 } END { exit bad || !seen }' "$T/bench.out"
+	check "bench: $fmt replayed, instructions per record counted" \
+		awk -v f="$fmt" '$1 == f && !/\(/ && NF == 4 { seen = 1; if ($4 <= 0) bad = 1 } END { exit bad || !seen }' "$T/bench.out"
+done
 
 "$TOP/tools/soak.sh" 20000 > "$T/soak.out" 2> "$T/soak.err"; rc=$?
 check "soak runs and passes its own checks (exit $rc)" [ "$rc" -eq 0 ]
