@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,9 @@ struct pcap_rec_hdr {
 
 struct capture_writer {
 	int fd;
+	/* Shards write from their own threads: the end-of-file offset and a
+	 * short write's cut-back must not interleave with another packet. */
+	pthread_mutex_t lock;
 	int last_err;		/* -errno of the last write, 0 if it worked */
 	bool created;		/* this run created the file */
 	dev_t dev;
@@ -77,6 +81,7 @@ int capture_open(const char *path, struct capture_writer **out)
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
+	pthread_mutex_init(&w->lock, NULL);
 	/* Read as well as append: an existing file's header is checked. */
 	w->fd = safe_open(path, O_RDWR | O_CREAT | O_APPEND, SAFE_MODE_RECORDS,
 			  &w->created);
@@ -127,6 +132,7 @@ int capture_write(struct capture_writer *w, const void *msg, size_t len,
 	size_t want;
 	ssize_t n;
 	off_t before;
+	int r;
 
 	if (len > CAPTURE_SNAPLEN)
 		len = CAPTURE_SNAPLEN;
@@ -138,13 +144,17 @@ int capture_write(struct capture_writer *w, const void *msg, size_t len,
 	want = sizeof(h) + len;
 	/* One writev per packet with O_APPEND: a SIGKILL leaves whole
 	 * packets; a short write (disk full) is cut back off. */
+	pthread_mutex_lock(&w->lock);
 	before = lseek(w->fd, 0, SEEK_END);
 	n = writev(w->fd, iov, 2);
 	if (n == (ssize_t)want)
-		return set_error(w, 0);
-	if (n >= 0 && before >= 0 && ftruncate(w->fd, before) < 0)
-		return set_error(w, -errno);
-	return set_error(w, n < 0 ? -errno : -ENOSPC);
+		r = 0;
+	else if (n >= 0 && before >= 0 && ftruncate(w->fd, before) < 0)
+		r = -errno;
+	else
+		r = n < 0 ? -errno : -ENOSPC;
+	pthread_mutex_unlock(&w->lock);
+	return set_error(w, r);
 }
 
 int capture_error(const struct capture_writer *w)
@@ -157,6 +167,7 @@ void capture_close(struct capture_writer *w)
 	if (!w)
 		return;
 	close(w->fd);
+	pthread_mutex_destroy(&w->lock);
 	free(w);
 }
 
