@@ -102,7 +102,7 @@ lint-man:
 	$(Q)out=$$(mandoc -Tlint -Wwarning $(wildcard $(MANPAGES)) 2>&1); \
 	  if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "man pages: lint clean"
 
-e2e: all
+e2e: all $(B)/bench/floor
 	$(Q)EXITMON_TOP=$(CURDIR) prove -v tests/e2e/
 
 bench: all $(B)/bench/floor
