@@ -58,21 +58,16 @@ static void usage(FILE *out)
 		"examples.\n");
 }
 
-static _Noreturn void bad(const char *opt, const char *val, const char *why)
-{
-	opts_bad_value(opt, val, why);
-}
-
 static void set_tag(struct spawn_config *cfg, const char *v)
 {
 	if (!*v)
-		bad("tag", v, "the tag must not be empty");
+		opts_bad_value("tag", v, "the tag must not be empty");
 	for (const unsigned char *p = (const unsigned char *)v; *p; p++)
 		if (*p < 0x20 || *p == 0x7f)
-			bad("tag", v, "control characters are not allowed");
+			opts_bad_value("tag", v, "control characters are not allowed");
 	for (size_t i = 0; i < sizeof(reserved_tags) / sizeof(*reserved_tags); i++)
 		if (!strncmp(v, reserved_tags[i], SPAWN_TAG_MAX))
-			bad("tag", v, "reserved for exitgen's own threads");
+			opts_bad_value("tag", v, "reserved for exitgen's own threads");
 	if (strlen(v) > SPAWN_TAG_MAX)
 		warnmsg("--tag '%s' is longer than the kernel keeps; tasks are "
 			"named '%.*s'", v, SPAWN_TAG_MAX, v);
@@ -86,11 +81,11 @@ static void set_mmap(struct spawn_config *cfg, const char *v)
 	size_t len = colon ? (size_t)(colon - v) : strlen(v);
 
 	if (len >= sizeof(num) || (colon && !colon[1]))
-		bad("mmap", v, "expected SIZE or SIZE:PATH");
+		opts_bad_value("mmap", v, "expected SIZE or SIZE:PATH");
 	memcpy(num, v, len);
 	num[len] = '\0';
 	if (parse_size(num, 4096, 1ull << 40, &cfg->mmap_bytes) < 0)
-		bad("mmap", v, "SIZE must be 4K to 1T, e.g. 100M");
+		opts_bad_value("mmap", v, "SIZE must be 4K to 1T, e.g. 100M");
 	cfg->mmap_path = colon ? colon + 1 : NULL;
 }
 
@@ -102,7 +97,7 @@ static void set_rate(struct cli *c, const char *v)
 		return;
 	}
 	if (parse_double(v, 0.001, 1e7, &c->cfg.rate) < 0 || c->cfg.rate <= 0)
-		bad("rate", v, "expected exits per second (up to 1e7) or max");
+		opts_bad_value("rate", v, "expected exits per second (up to 1e7) or max");
 }
 
 /* The options that take a number; false for any other. */
@@ -114,28 +109,28 @@ static bool take_number(struct cli *c, int val, const char *v)
 	switch (val) {
 	case 'n':
 		if (parse_u64(v, 1, 1000000000000ull, &cfg->count) < 0)
-			bad("count", v, "expected a whole number from 1");
+			opts_bad_value("count", v, "expected a whole number from 1");
 		c->count_set = true;
 		return true;
 	case 'd':
 		if (parse_double(v, 0.001, 31 * 86400.0, &cfg->duration) < 0)
-			bad("duration", v, "expected seconds, 0.001 to 2678400");
+			opts_bad_value("duration", v, "expected seconds, 0.001 to 2678400");
 		return true;
 	case 'w':
 		if (parse_u32(v, 1, 256, &cfg->workers) < 0)
-			bad("workers", v, "expected 1 to 256");
+			opts_bad_value("workers", v, "expected 1 to 256");
 		return true;
 	case 'b':
 		if (parse_u32(v, 1, 100000, &cfg->batch) < 0)
-			bad("batch", v, "expected 1 to 100000");
+			opts_bad_value("batch", v, "expected 1 to 100000");
 		return true;
 	case OPT_BACKGROUND:
 		if (parse_u64(v, 0, 1000000, &cfg->background) < 0)
-			bad("background", v, "expected 0 to 1000000");
+			opts_bad_value("background", v, "expected 0 to 1000000");
 		return true;
 	case OPT_COHORT:
 		if (parse_u64(v, 1, 10000, &u) < 0)
-			bad("cohort", v, "expected 1 to 10000");
+			opts_bad_value("cohort", v, "expected 1 to 10000");
 		cfg->cohort = (unsigned)u;
 		return true;
 	}
@@ -149,7 +144,7 @@ static void set_exit_by(struct spawn_config *cfg, const char *v)
 	else if (!strcmp(v, "signal"))
 		cfg->exit_by = EXIT_BY_SIGNAL;
 	else
-		bad("exit-by", v, "expected exit or signal");
+		opts_bad_value("exit-by", v, "expected exit or signal");
 }
 
 static void take_option(struct cli *c, int val, const char *v)
@@ -161,13 +156,13 @@ static void take_option(struct cli *c, int val, const char *v)
 	switch (val) {
 	case 's':
 		if (workload_parse_shape(v, &cfg->shape, &cfg->group_threads) < 0)
-			bad("shape", v, "expected thread, process, fork or "
+			opts_bad_value("shape", v, "expected thread, process, fork or "
 			    "group:K with K from 2 to 1024");
 		break;
 	case 'r': set_rate(c, v); break;
 	case 'W':
 		if (workload_parse_work(v, &cfg->work) < 0)
-			bad("work", v, "expected cpu:USEC, touch:BYTES, "
+			opts_bad_value("work", v, "expected cpu:USEC, touch:BYTES, "
 			    "write:BYTES[:PATH] or sync:BYTES[:PATH]");
 		break;
 	case 't': set_tag(cfg, v); break;

@@ -52,8 +52,7 @@ static double seconds_arg(const char *name, const char *arg, double min)
 	double v;
 
 	if (parse_double(arg, min, 1e9, &v) < 0)
-		usage_die("bad value for --%s: '%s' (a number of seconds)",
-			    name, arg);
+		opts_bad_value(name, arg, "a number of seconds");
 	return v;
 }
 
@@ -62,7 +61,7 @@ static uint32_t u32_arg(const char *name, const char *arg)
 	uint32_t v;
 
 	if (parse_u32(arg, 0, UINT32_MAX - 1, &v) < 0)
-		usage_die("bad value for --%s: '%s' (a number)", name, arg);
+		opts_bad_value(name, arg, "a number");
 	return v;
 }
 
@@ -107,22 +106,22 @@ static bool parse_tuning(struct mon_config *cfg, int key, const char *arg)
 	switch (key) {
 	case OPT_INTERVAL:
 		if (parse_u64(arg, 1, 60000, &u) < 0)
-			usage_die("bad value for --interval: '%s' (1 to 60000 ms)", arg);
+			opts_bad_value("interval", arg, "1 to 60000 ms");
 		cfg->interval_ms = (unsigned)u;
 		return true;
 	case OPT_RCVBUF:
 		if (parse_size(arg, 4096, 1ull << 30, &cfg->rcvbuf) < 0)
-			usage_die("bad value for --rcvbuf: '%s' (4K to 1G)", arg);
+			opts_bad_value("rcvbuf", arg, "4K to 1G");
 		return true;
 	case OPT_STATS:	/* 0 turns the periodic line off */
 		cfg->stats_s = seconds_arg("stats", arg, 0);
 		if (cfg->stats_s > 0 && cfg->stats_s < 0.01)
-			usage_die("bad value for --stats: '%s' (0 for none, or at "
-				  "least 0.01 seconds)", arg);
+			opts_bad_value("stats", arg, "0 for none, or at least "
+				       "0.01 seconds");
 		return true;
 	case OPT_COUNT:
 		if (parse_u64(arg, 1, UINT64_MAX, &cfg->count) < 0)
-			usage_die("bad value for --count: '%s' (a positive number)", arg);
+			opts_bad_value("count", arg, "a positive number");
 		return true;
 	case OPT_SHARDS:
 		if (parse_u32(arg, 1, MAX_SHARDS, &cfg->shards) < 0)

@@ -66,7 +66,7 @@ static void set_method(struct cli *c, const char *v)
 	else if (!strcmp(v, "sample"))
 		c->s.method = METHOD_SAMPLE;
 	else
-		usage_die("bad value for --method: '%s' (auto, fentry or sample)", v);
+		opts_bad_value("method", v, "auto, fentry or sample");
 }
 
 static void set_period(struct cli *c, const char *v)
@@ -74,8 +74,7 @@ static void set_period(struct cli *c, const char *v)
 	uint64_t us;
 
 	if (parse_u64(v, 1, 1000000, &us) < 0)
-		usage_die("bad value for --period: '%s' (microseconds, 50 to "
-			  "1000000)", v);
+		opts_bad_value("period", v, "microseconds, 50 to 1000000");
 	if (us < PERIOD_MIN_US)
 		usage_die("--period %s is too short: below %d us the sampler's "
 			  "own interrupts inflate the estimate (and can livelock "
@@ -89,7 +88,7 @@ static void add_listener(struct cli *c, const char *v)
 	uint32_t pid;
 
 	if (parse_u32(v, 1, 4194304, &pid) < 0)
-		usage_die("bad value for --listener-pid: '%s' (a process id)", v);
+		opts_bad_value("listener-pid", v, "a process id");
 	if (c->s.ndeclared == PROBE_MAX_LISTENERS)
 		usage_die("at most %d --listener-pid options", PROBE_MAX_LISTENERS);
 	c->declared[c->s.ndeclared++] = (__s32)pid;
@@ -104,8 +103,7 @@ static void take_option(struct cli *c, int key, const char *v)
 	case OPT_ALL: c->s.all = true; break;
 	case OPT_DURATION:
 		if (parse_double(v, 0.001, 1e7, &c->duration) < 0)
-			usage_die("bad value for --duration: '%s' (seconds, "
-				  "0.001 to 1e7)", v);
+			opts_bad_value("duration", v, "seconds, 0.001 to 1e7");
 		break;
 	case OPT_SUMMARY: c->summary = v; break;
 	case OPT_NO_STATS: c->s.run_stats = false; break;

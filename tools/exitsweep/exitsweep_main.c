@@ -111,7 +111,7 @@ static void list_or_die(int r, const char *opt, const char *arg, const char *wha
 		usage_die("--%s '%s' has more than %d values", opt, arg,
 			    SWEEP_MAX_VALUES);
 	if (r < 0)
-		usage_die("bad value for --%s: '%s' (%s)", opt, arg, what);
+		opts_bad_value(opt, arg, what);
 }
 
 static uint64_t number_or_die(const char *opt, const char *arg, uint64_t min,
@@ -171,8 +171,8 @@ static void parse_args(int argc, char **argv, struct sweep_config *cfg,
 		case OPT_PROBE: o->probe = optarg; break;
 		case OPT_RUN_TIMEOUT:
 			if (parse_double(optarg, 0.1, 1e7, &cfg->run_timeout) < 0)
-				usage_die("bad value for --run-timeout: '%s' "
-					    "(seconds, 0.1 or more)", optarg);
+				opts_bad_value("run-timeout", optarg,
+					       "seconds, 0.1 or more");
 			break;
 		case OPT_QUIET: cfg->quiet = true; break;
 		case 'h':
