@@ -9,6 +9,7 @@
 #define EXITMON_SAFEOPEN_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -44,5 +45,18 @@ int safe_check_replace(const char *path);
 
 /* Remove path if it is still the file (dev, ino).  0 or -errno. */
 int safe_unlink_same(const char *path, dev_t dev, ino_t ino);
+
+/* A file's text built with stdio in memory, then put in place atomically:
+ *   f = safe_memfile_open(&m); fprintf(f, ...);
+ *   r = safe_memfile_replace(&m, path); */
+struct memfile {
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+FILE *safe_memfile_open(struct memfile *m);
+/* Close the stream and replace path with its text; 0 or -errno. */
+int safe_memfile_replace(struct memfile *m, const char *path);
 
 #endif

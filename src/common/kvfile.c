@@ -1,4 +1,4 @@
-/* key=value files and atomic file replacement. */
+/* key=value files: written in memory and replaced atomically, read back. */
 #include "kvfile.h"
 
 #include <errno.h>
@@ -70,43 +70,18 @@ void kv_str(struct kvbuf *kb, const char *key, const char *v)
 	kv_appendf(kb, "%s=%s\n", key, v);
 }
 
-/* Symlink-safe; mode 0644 minus the umask, never wider than before. */
-int file_replace_atomic(const char *path, const char *data, size_t len)
-{
-	return safe_replace(path, data, len, SAFE_MODE_PUBLIC);
-}
-
 int kv_write_atomic(const char *path, const struct kvbuf *kb)
 {
 	if (kb->err)
 		return kb->err;
-	return file_replace_atomic(path, kb->s ? kb->s : "", kb->len);
-}
-
-FILE *memfile_open(struct memfile *m)
-{
-	m->buf = NULL;
-	m->len = 0;
-	m->f = open_memstream(&m->buf, &m->len);
-	return m->f;
-}
-
-int memfile_replace(struct memfile *m, const char *path)
-{
-	int r = fclose(m->f) == 0 ? file_replace_atomic(path, m->buf, m->len)
-				  : -ENOMEM;
-
-	free(m->buf);
-	m->buf = NULL;
-	m->f = NULL;
-	return r;
+	return safe_replace(path, kb->s ? kb->s : "", kb->len, SAFE_MODE_PUBLIC);
 }
 
 /* --- reading --- */
 
 #define KV_MAX_BYTES (1 << 20)
 
-int kvmap_parse(const char *text, struct kvmap *kv)
+int kv_map_parse(const char *text, struct kvmap *kv)
 {
 	size_t lines = 1;
 	char *p, *save = NULL;
@@ -120,7 +95,7 @@ int kvmap_parse(const char *text, struct kvmap *kv)
 	kv->key = calloc(lines, sizeof(*kv->key));
 	kv->val = calloc(lines, sizeof(*kv->val));
 	if (!kv->key || !kv->val) {
-		kvmap_free(kv);
+		kv_map_free(kv);
 		return -ENOMEM;
 	}
 	for (p = strtok_r(kv->text, "\n", &save); p; p = strtok_r(NULL, "\n", &save)) {
@@ -133,7 +108,7 @@ int kvmap_parse(const char *text, struct kvmap *kv)
 			continue;
 		eq = strchr(p, '=');
 		if (!eq || eq == p) {
-			kvmap_free(kv);
+			kv_map_free(kv);
 			return -EBADMSG;
 		}
 		*eq = '\0';
@@ -144,7 +119,7 @@ int kvmap_parse(const char *text, struct kvmap *kv)
 	return 0;
 }
 
-int kvmap_load(const char *path, struct kvmap *kv)
+int kv_map_load(const char *path, struct kvmap *kv)
 {
 	FILE *f = fopen(path, "re");
 	char *buf;
@@ -166,13 +141,13 @@ int kvmap_load(const char *path, struct kvmap *kv)
 	fclose(f);
 	if (r == 0) {
 		buf[len] = '\0';
-		r = kvmap_parse(buf, kv);
+		r = kv_map_parse(buf, kv);
 	}
 	free(buf);
 	return r;
 }
 
-void kvmap_free(struct kvmap *kv)
+void kv_map_free(struct kvmap *kv)
 {
 	free(kv->text);
 	free(kv->key);
@@ -180,7 +155,7 @@ void kvmap_free(struct kvmap *kv)
 	memset(kv, 0, sizeof(*kv));
 }
 
-const char *kvmap_get(const struct kvmap *kv, const char *key)
+const char *kv_map_get(const struct kvmap *kv, const char *key)
 {
 	for (size_t i = kv->n; i > 0; i--)
 		if (!strcmp(kv->key[i - 1], key))
@@ -188,9 +163,9 @@ const char *kvmap_get(const struct kvmap *kv, const char *key)
 	return NULL;
 }
 
-int kvmap_double(const struct kvmap *kv, const char *key, double *out)
+int kv_map_double(const struct kvmap *kv, const char *key, double *out)
 {
-	const char *v = kvmap_get(kv, key);
+	const char *v = kv_map_get(kv, key);
 
 	if (!v)
 		return -ENOENT;

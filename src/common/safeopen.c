@@ -346,3 +346,24 @@ int safe_unlink_same(const char *path, dev_t dev, ino_t ino)
 	close(dir);
 	return r;
 }
+
+FILE *safe_memfile_open(struct memfile *m)
+{
+	m->buf = NULL;
+	m->len = 0;
+	m->f = open_memstream(&m->buf, &m->len);
+	return m->f;
+}
+
+int safe_memfile_replace(struct memfile *m, const char *path)
+{
+	int r = -ENOMEM;
+
+	if (fclose(m->f) == 0)
+		r = safe_replace(path, m->buf, m->len, SAFE_MODE_PUBLIC);
+
+	free(m->buf);
+	m->buf = NULL;
+	m->f = NULL;
+	return r;
+}

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "gen_summary.h"
-#include "kvfile.h"
+#include "safeopen.h"
 
 static struct rep_item *rep_add(struct replist *l, const char *key, enum rep_type t)
 {
@@ -358,7 +358,7 @@ void genreport_text(const struct replist *l, const struct spawn_config *cfg,
 int genreport_summary(const struct replist *l, const char *path)
 {
 	struct memfile m;
-	FILE *f = memfile_open(&m);
+	FILE *f = safe_memfile_open(&m);
 
 	if (!f)
 		return -errno;
@@ -367,5 +367,5 @@ int genreport_summary(const struct replist *l, const char *path)
 		value_plain(&l->item[i], f);
 		fputc('\n', f);
 	}
-	return memfile_replace(&m, path);
+	return safe_memfile_replace(&m, path);
 }

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "kvfile.h"
+#include "safeopen.h"
 
 struct mbuf {
 	char buf[8192];
@@ -81,7 +81,7 @@ int metrics_write(const char *path, const struct mon_counters *n,
 	    "exitmon_cpu_seconds_total{mode=\"system\"} %.6f\n",
 	    g->cpu_user, g->cpu_sys);
 	gauge(m, "start_time_seconds", "Unix time the collector started.", g->start_time);
-	r = file_replace_atomic(path, m->buf, m->len);
+	r = safe_replace(path, m->buf, m->len, SAFE_MODE_PUBLIC);
 	free(m);
 	return r;
 }

@@ -110,27 +110,27 @@ static void test_summary_keys(void **state)
 	res.c.sample_ns[PROBE_CLS_LISTENER][CALLEE_SEND] = 30 * 100000;
 	kv_init(&kb);
 	assert_int_equal(report_summary_text(&res, &kb), 0);
-	assert_int_equal(kvmap_parse(kb.s, &kv), 0);
-	assert_string_equal(kvmap_get(&kv, "method"), "sample");
-	assert_string_equal(kvmap_get(&kv, "period_us"), "100");
-	assert_string_equal(kvmap_get(&kv, "exits"), "6000");
-	assert_string_equal(kvmap_get(&kv, "exits_tgid_on"), "4000");
-	assert_string_equal(kvmap_get(&kv, "exits_listener"), "1000");
-	assert_string_equal(kvmap_get(&kv, "exits_foreign_listener"), "1000");
-	assert_int_equal(kvmap_double(&kv, "ns_per_exit", &v), 0);
+	assert_int_equal(kv_map_parse(kb.s, &kv), 0);
+	assert_string_equal(kv_map_get(&kv, "method"), "sample");
+	assert_string_equal(kv_map_get(&kv, "period_us"), "100");
+	assert_string_equal(kv_map_get(&kv, "exits"), "6000");
+	assert_string_equal(kv_map_get(&kv, "exits_tgid_on"), "4000");
+	assert_string_equal(kv_map_get(&kv, "exits_listener"), "1000");
+	assert_string_equal(kv_map_get(&kv, "exits_foreign_listener"), "1000");
+	assert_int_equal(kv_map_double(&kv, "ns_per_exit", &v), 0);
 	assert_true(v > 633.3 && v < 633.4);	/* 38 * 100000 / 6000 */
-	assert_int_equal(kvmap_double(&kv, "ns_per_exit_ci95", &v), 0);
-	assert_int_equal(kvmap_double(&kv, "ns_per_exit_tgid_on_nolistener", &v), 0);
+	assert_int_equal(kv_map_double(&kv, "ns_per_exit_ci95", &v), 0);
+	assert_int_equal(kv_map_double(&kv, "ns_per_exit_tgid_on_nolistener", &v), 0);
 	assert_true(v == 200);
-	assert_int_equal(kvmap_double(&kv, "ns_per_exit_tgid_off_nolistener", &v), 0);
+	assert_int_equal(kv_map_double(&kv, "ns_per_exit_tgid_off_nolistener", &v), 0);
 	assert_true(v == 0);
-	assert_int_equal(kvmap_double(&kv, "ns_per_exit_tgid_off_listener", &v), 0);
+	assert_int_equal(kv_map_double(&kv, "ns_per_exit_tgid_off_listener", &v), 0);
 	assert_true(v == 3000);
-	assert_int_equal(kvmap_double(&kv, "ns_per_exit_in_netlink_unicast", &v), 0);
+	assert_int_equal(kv_map_double(&kv, "ns_per_exit_in_netlink_unicast", &v), 0);
 	assert_true(v == 500);	/* 30 * 100 us over all 6000 exits */
-	assert_int_equal(kvmap_double(&kv, "ns_per_exit_tgid_on_listener", &v),
+	assert_int_equal(kv_map_double(&kv, "ns_per_exit_tgid_on_listener", &v),
 			 -ENOENT);	/* no exits in that class */
-	kvmap_free(&kv);
+	kv_map_free(&kv);
 	kv_free(&kb);
 }
 

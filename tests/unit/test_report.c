@@ -32,16 +32,16 @@ static void test_summary_has_every_counter(void **state)
 	MON_COUNTERS(SET)
 #undef SET
 	assert_int_equal(report_summary(path, &n, &ri), 0);
-	assert_int_equal(kvmap_load(path, &kv), 0);
+	assert_int_equal(kv_map_load(path, &kv), 0);
 	v = 100;
 #define CHECK(name, metric, help) \
-	assert_int_equal(kvmap_double(&kv, #name, &d), 0); \
+	assert_int_equal(kv_map_double(&kv, #name, &d), 0); \
 	assert_true(d == (double)v++);
 	MON_COUNTERS(CHECK)
 #undef CHECK
-	assert_non_null(kvmap_get(&kv, MON_KEY(self_exits)));
+	assert_non_null(kv_map_get(&kv, MON_KEY(self_exits)));
 	assert_string_equal(MON_KEY(dropped), "dropped");
-	kvmap_free(&kv);
+	kv_map_free(&kv);
 	unlink(path);
 }
 

@@ -56,21 +56,21 @@ static void test_kv(void **state)
 	put_file("s.sum", "records=12\nmatched=10\n# note\n\nmode=batch\n"
 		 "seconds=0.132408\nmatched=11\r\nempty=\n");
 	path(p, sizeof(p), "s.sum");
-	assert_int_equal(kvmap_load(p, &kv), 0);
-	assert_string_equal(kvmap_get(&kv, "mode"), "batch");
-	assert_string_equal(kvmap_get(&kv, "empty"), "");
-	assert_null(kvmap_get(&kv, "absent"));
-	assert_int_equal(kvmap_double(&kv, "matched", &v), 0);	/* last wins */
+	assert_int_equal(kv_map_load(p, &kv), 0);
+	assert_string_equal(kv_map_get(&kv, "mode"), "batch");
+	assert_string_equal(kv_map_get(&kv, "empty"), "");
+	assert_null(kv_map_get(&kv, "absent"));
+	assert_int_equal(kv_map_double(&kv, "matched", &v), 0);	/* last wins */
 	assert_true(v == 11);
-	assert_int_equal(kvmap_double(&kv, "seconds", &v), 0);
+	assert_int_equal(kv_map_double(&kv, "seconds", &v), 0);
 	assert_true(fabs(v - 0.132408) < 1e-12);
-	assert_int_equal(kvmap_double(&kv, "mode", &v), -EINVAL);
-	assert_int_equal(kvmap_double(&kv, "absent", &v), -ENOENT);
-	kvmap_free(&kv);
-	assert_int_equal(kvmap_parse("novalue\n", &kv), -EBADMSG);
-	assert_int_equal(kvmap_parse("=5\n", &kv), -EBADMSG);
+	assert_int_equal(kv_map_double(&kv, "mode", &v), -EINVAL);
+	assert_int_equal(kv_map_double(&kv, "absent", &v), -ENOENT);
+	kv_map_free(&kv);
+	assert_int_equal(kv_map_parse("novalue\n", &kv), -EBADMSG);
+	assert_int_equal(kv_map_parse("=5\n", &kv), -EBADMSG);
 	path(p, sizeof(p), "missing.sum");
-	assert_int_equal(kvmap_load(p, &kv), -ENOENT);
+	assert_int_equal(kv_map_load(p, &kv), -ENOENT);
 }
 
 static int read_int(const char *name)

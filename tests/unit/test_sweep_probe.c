@@ -29,7 +29,7 @@ static void test_probe_summary(void **state)
 
 	(void)state;
 	nan_all(v);
-	assert_int_equal(kvmap_parse("method=sample\nperiod_us=100\nexits=4000\n"
+	assert_int_equal(kv_map_parse("method=sample\nperiod_us=100\nexits=4000\n"
 		"exits_tgid_on=3990\nexits_listener=4000\nexits_foreign_listener=12\n"
 		"ns_per_exit=2712.5\nns_per_exit_ci95=140\n"
 		"ns_per_exit_tgid_on_listener=2715\n", &kv), 0);
@@ -40,21 +40,21 @@ static void test_probe_summary(void **state)
 	assert_true(fabs(v[M_FOREIGN_EXITS] - 12) < 1e-12);
 	sweep_probe_describe(&kv, d, sizeof(d));
 	assert_string_equal(d, "sample, period 100 us");
-	kvmap_free(&kv);
+	kv_map_free(&kv);
 
 	/* counts beyond the exits, or negative, are not shares: left out */
 	nan_all(v);
-	assert_int_equal(kvmap_parse("method=fentry\nexits=10\nexits_tgid_on=11\n"
+	assert_int_equal(kv_map_parse("method=fentry\nexits=10\nexits_tgid_on=11\n"
 		"exits_listener=-1\nns_per_exit=300\n", &kv), 0);
 	assert_int_equal(sweep_probe_apply(&kv, v), 0);
 	assert_true(isnan(v[M_TGID_ON_SHARE]) && isnan(v[M_LISTENER_SHARE]));
 	assert_true(fabs(v[M_TS_NS_PER_EXIT] - 300) < 1e-9);
-	kvmap_free(&kv);
+	kv_map_free(&kv);
 
 	/* no exit count: refused */
-	assert_int_equal(kvmap_parse("method=sample\nns_per_exit=1\n", &kv), 0);
+	assert_int_equal(kv_map_parse("method=sample\nns_per_exit=1\n", &kv), 0);
 	assert_int_equal(sweep_probe_apply(&kv, v), -EBADMSG);
-	kvmap_free(&kv);
+	kv_map_free(&kv);
 }
 
 static void test_probe_modes(void **state)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kvfile.h"
+#include "safeopen.h"
 
 void sweep_csv_field(FILE *f, const char *s)
 {
@@ -148,10 +148,10 @@ int sweep_csv_write(const char *path, const struct sweep_config *cfg,
 	      const struct sweep_machine *m)
 {
 	struct memfile mf;
-	FILE *f = memfile_open(&mf);
+	FILE *f = safe_memfile_open(&mf);
 
 	if (!f)
 		return -errno;
 	sweep_csv_print(f, cfg, plan, a, m);
-	return memfile_replace(&mf, path);
+	return safe_memfile_replace(&mf, path);
 }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kvfile.h"
+#include "safeopen.h"
 
 /* NAN (n/a) is null; numbers keep 9 significant digits. */
 static struct json_object *jnum(double v)
@@ -413,7 +413,7 @@ int sweep_json_write(const char *path, const struct sweep_config *cfg,
 		return -ENOMEM;
 	len = strlen(s);
 	s[len] = '\n';	/* replaces the terminator: write len + 1 bytes */
-	r = file_replace_atomic(path, s, len + 1);
+	r = safe_replace(path, s, len + 1, SAFE_MODE_PUBLIC);
 	free(s);
 	return r;
 }

@@ -32,26 +32,26 @@ int sweep_probe_apply(const struct kvmap *kv, double *v)
 {
 	double exits, x;
 
-	if (kvmap_double(kv, PROBE_KEY_EXITS, &exits) < 0 || exits < 0)
+	if (kv_map_double(kv, PROBE_KEY_EXITS, &exits) < 0 || exits < 0)
 		return -EBADMSG;
-	if (kvmap_double(kv, PROBE_KEY_NS_PER_EXIT, &x) == 0 && x >= 0)
+	if (kv_map_double(kv, PROBE_KEY_NS_PER_EXIT, &x) == 0 && x >= 0)
 		v[M_TS_NS_PER_EXIT] = x;
 	if (exits == 0)
 		return 0;
-	if (kvmap_double(kv, PROBE_KEY_EXITS_TGID_ON, &x) == 0 && x >= 0 && x <= exits)
+	if (kv_map_double(kv, PROBE_KEY_EXITS_TGID_ON, &x) == 0 && x >= 0 && x <= exits)
 		v[M_TGID_ON_SHARE] = x / exits;
-	if (kvmap_double(kv, PROBE_KEY_EXITS_LISTENER, &x) == 0 && x >= 0 && x <= exits)
+	if (kv_map_double(kv, PROBE_KEY_EXITS_LISTENER, &x) == 0 && x >= 0 && x <= exits)
 		v[M_LISTENER_SHARE] = x / exits;
-	if (kvmap_double(kv, PROBE_KEY_EXITS_FOREIGN, &x) == 0 && x >= 0 && x <= exits)
+	if (kv_map_double(kv, PROBE_KEY_EXITS_FOREIGN, &x) == 0 && x >= 0 && x <= exits)
 		v[M_FOREIGN_EXITS] = x;
 	return 0;
 }
 
 void sweep_probe_describe(const struct kvmap *kv, char *buf, size_t len)
 {
-	const char *m = kvmap_get(kv, PROBE_KEY_METHOD);
-	const char *p = kvmap_get(kv, PROBE_KEY_PERIOD_US);
-	const char *why = kvmap_get(kv, PROBE_KEY_METHOD_WHY);
+	const char *m = kv_map_get(kv, PROBE_KEY_METHOD);
+	const char *p = kv_map_get(kv, PROBE_KEY_PERIOD_US);
+	const char *why = kv_map_get(kv, PROBE_KEY_METHOD_WHY);
 
 	snprintf(buf, len, "%s%s%s%s%s%s", m ? m : "unknown method",
 		 p ? ", period " : "", p ? p : "", p ? " us" : "",

@@ -192,7 +192,7 @@ static int mon_stop(struct mon *m, const struct run_files *f,
 		child_failed(err, errlen, "exitmon failed,", status, f->mon_err);
 		return -ECHILD;
 	}
-	r = kvmap_load(f->mon_sum, kv);
+	r = kv_map_load(f->mon_sum, kv);
 	if (r < 0)
 		snprintf(err, errlen, "cannot read exitmon's summary %s: %s",
 		     f->mon_sum, strerror(-r));
@@ -313,7 +313,7 @@ static void put(double *v, enum sweep_metric m, const struct kvmap *kv,
 {
 	double x;
 
-	if (kvmap_double(kv, key, &x) == 0)
+	if (kv_map_double(kv, key, &x) == 0)
 		v[m] = x;
 }
 
@@ -339,10 +339,10 @@ static void from_exitgen(const struct sweep_config *cfg,
 		put(v, M_FIRST, g, GEN_KEY_COHORT_FIRST);
 		put(v, M_LAST, g, GEN_KEY_COHORT_LAST);
 		put(v, M_SPREAD, g, GEN_KEY_COHORT_SPREAD);
-		if ((s = kvmap_get(g, GEN_KEY_COHORT_GROUPS)))
+		if ((s = kv_map_get(g, GEN_KEY_COHORT_GROUPS)))
 			sweep_cohort_set_groups(run, s);
 		put(v, M_GROUPS, g, GEN_KEY_COHORT_NGROUPS);
-		if ((s = kvmap_get(g, GEN_KEY_COHORT_FINISH)))
+		if ((s = kv_map_get(g, GEN_KEY_COHORT_FINISH)))
 			sweep_cohort_set_times(run, s);
 	}
 }
@@ -353,7 +353,7 @@ static void from_exitgen_kill(const struct kvmap *g, double *v)
 	double x;
 
 	put(v, M_KILL_REAP, g, GEN_KEY_KILL_REAP);
-	if (kvmap_double(g, GEN_KEY_EXITS, &x) == 0 && !isnan(v[M_EXITS]))
+	if (kv_map_double(g, GEN_KEY_EXITS, &x) == 0 && !isnan(v[M_EXITS]))
 		v[M_EXITS] += x;
 	if (isnan(v[M_KILL_BG]))
 		put(v, M_KILL_BG, g, GEN_KEY_KILL_BACKGROUND);
@@ -375,7 +375,7 @@ static void note_version(const struct run_env *env, const struct kvmap *m)
 {
 	double sv;
 
-	if (kvmap_double(m, "struct_version", &sv) == 0 && sv > 0)
+	if (kv_map_double(m, "struct_version", &sv) == 0 && sv > 0)
 		env->machine->struct_version = (int)sv;
 }
 
@@ -466,13 +466,13 @@ static int gen_run(const struct run_env *env, const struct sweep_cell *c,
 	r = gen_wait(env, c, f, &b, g, err, errlen);
 	if (r < 0)
 		return r;
-	r = kvmap_load(g->summary, kv);
+	r = kv_map_load(g->summary, kv);
 	if (r < 0) {
 		snprintf(err, errlen, "cannot read exitgen's summary %s: %s",
 		     g->summary, strerror(-r));
 		return r;
 	}
-	if (g->probe && (r = kvmap_load(f->probe_sum, pkv)) < 0)
+	if (g->probe && (r = kv_map_load(f->probe_sum, pkv)) < 0)
 		snprintf(err, errlen, "cannot read exitprobe's summary %s: %s",
 		     f->probe_sum, strerror(-r));
 	return r;
@@ -531,10 +531,10 @@ static int run_both(const struct run_env *env, const struct sweep_cell *c,
 	}
 	derive(run, g.busy);
 out:
-	kvmap_free(&gkv);
-	kvmap_free(&kkv);
-	kvmap_free(&mkv);
-	kvmap_free(&pkv);
+	kv_map_free(&gkv);
+	kv_map_free(&kkv);
+	kv_map_free(&mkv);
+	kv_map_free(&pkv);
 	return r;
 }
 
@@ -595,7 +595,7 @@ int sweep_run_probe(const struct run_env *env, char *err, size_t errlen)
 	r = mon_stop(&m, &f, &kv, err, errlen);
 	if (r == 0)
 		note_version(env, &kv);
-	kvmap_free(&kv);
+	kv_map_free(&kv);
 	return sweep_interrupted ? -EINTR : r;
 }
 
@@ -617,15 +617,15 @@ int sweep_run_probe_check(const struct run_env *env, struct sweep_config *cfg,
 		if (!strcmp(b.a[i], "--count") && i + 1 < b.n)
 			snprintf(b.buf[i + 1], sizeof(b.buf[i + 1]), "20");
 	r = gen_wait(env, &c, &f, &b, &g, err, errlen);
-	if (r == 0 && (r = kvmap_load(f.probe_sum, &kv)) < 0)
+	if (r == 0 && (r = kv_map_load(f.probe_sum, &kv)) < 0)
 		snprintf(err, errlen, "no summary %s: %s", f.probe_sum, strerror(-r));
 	if (r == 0) {
-		const char *m = kvmap_get(&kv, PROBE_KEY_METHOD);
+		const char *m = kv_map_get(&kv, PROBE_KEY_METHOD);
 
 		if (m && (!strcmp(m, "fentry") || !strcmp(m, "sample")))
 			snprintf(cfg->probe_method, sizeof(cfg->probe_method), "%s", m);
 		sweep_probe_describe(&kv, cfg->probe_note, sizeof(cfg->probe_note));
 	}
-	kvmap_free(&kv);
+	kv_map_free(&kv);
 	return sweep_interrupted ? -EINTR : r;
 }
