@@ -8,6 +8,7 @@
 #define EXITMON_OPTS_H
 
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct opt_desc {
@@ -36,6 +37,18 @@ int opts_next(struct opts *o, int argc, char **argv);
 /* A usage error for a bad value: "bad value for --NAME: 'VAL' (WHAT)". */
 _Noreturn void opts_bad_value(const char *name, const char *val,
 			      const char *what);
+/* An option's number (numparse's checks: range, suffix, no junk), or a
+ * usage error in opts_bad_value's wording; what says what --NAME takes,
+ * such as "1 to 256". */
+uint64_t opts_u64(const char *name, const char *val, uint64_t min,
+		  uint64_t max, const char *what);
+uint32_t opts_u32(const char *name, const char *val, uint32_t min,
+		  uint32_t max, const char *what);
+/* Bytes, with parse_size's K, M or G suffixes. */
+uint64_t opts_size(const char *name, const char *val, uint64_t min,
+		   uint64_t max, const char *what);
+double opts_double(const char *name, const char *val, double min, double max,
+		   const char *what);
 /* After the options: an argument left over is a usage error. */
 void opts_no_operands(int argc, char **argv);
 /* "usage" (its own lines), then every option of the table. */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "numparse.h"
 
 void opts_init(struct opts *o, const struct opt_desc *t, size_t n)
 {
@@ -62,6 +63,42 @@ int opts_next(struct opts *o, int argc, char **argv)
 void opts_bad_value(const char *name, const char *val, const char *what)
 {
 	usage_die("bad value for --%s: '%s' (%s)", name, val, what);
+}
+
+uint64_t opts_u64(const char *name, const char *val, uint64_t min,
+		  uint64_t max, const char *what)
+{
+	uint64_t v;
+
+	if (parse_u64(val, min, max, &v) < 0)
+		opts_bad_value(name, val, what);
+	return v;
+}
+
+uint32_t opts_u32(const char *name, const char *val, uint32_t min,
+		  uint32_t max, const char *what)
+{
+	return (uint32_t)opts_u64(name, val, min, max, what);
+}
+
+uint64_t opts_size(const char *name, const char *val, uint64_t min,
+		   uint64_t max, const char *what)
+{
+	uint64_t v;
+
+	if (parse_size(val, min, max, &v) < 0)
+		opts_bad_value(name, val, what);
+	return v;
+}
+
+double opts_double(const char *name, const char *val, double min, double max,
+		   const char *what)
+{
+	double v;
+
+	if (parse_double(val, min, max, &v) < 0)
+		opts_bad_value(name, val, what);
+	return v;
 }
 
 void opts_no_operands(int argc, char **argv)

@@ -96,42 +96,39 @@ static void set_rate(struct cli *c, const char *v)
 		c->cfg.rate = 0;
 		return;
 	}
-	if (parse_double(v, 0.001, 1e7, &c->cfg.rate) < 0 || c->cfg.rate <= 0)
-		opts_bad_value("rate", v, "expected exits per second (up to 1e7) or max");
+	c->cfg.rate = opts_double("rate", v, 0.001, 1e7,
+				  "expected exits per second (up to 1e7) or max");
 }
 
 /* The options that take a number; false for any other. */
 static bool take_number(struct cli *c, int val, const char *v)
 {
 	struct spawn_config *cfg = &c->cfg;
-	uint64_t u;
 
 	switch (val) {
 	case 'n':
-		if (parse_u64(v, 1, 1000000000000ull, &cfg->count) < 0)
-			opts_bad_value("count", v, "expected a whole number from 1");
+		cfg->count = opts_u64("count", v, 1, 1000000000000ull,
+				      "expected a whole number from 1");
 		c->count_set = true;
 		return true;
 	case 'd':
-		if (parse_double(v, 0.001, 31 * 86400.0, &cfg->duration) < 0)
-			opts_bad_value("duration", v, "expected seconds, 0.001 to 2678400");
+		cfg->duration = opts_double("duration", v, 0.001, 31 * 86400.0,
+					    "expected seconds, 0.001 to 2678400");
 		return true;
 	case 'w':
-		if (parse_u32(v, 1, 256, &cfg->workers) < 0)
-			opts_bad_value("workers", v, "expected 1 to 256");
+		cfg->workers = opts_u32("workers", v, 1, 256, "expected 1 to 256");
 		return true;
 	case 'b':
-		if (parse_u32(v, 1, 100000, &cfg->batch) < 0)
-			opts_bad_value("batch", v, "expected 1 to 100000");
+		cfg->batch = opts_u32("batch", v, 1, 100000,
+				      "expected 1 to 100000");
 		return true;
 	case OPT_BACKGROUND:
-		if (parse_u64(v, 0, 1000000, &cfg->background) < 0)
-			opts_bad_value("background", v, "expected 0 to 1000000");
+		cfg->background = opts_u64("background", v, 0, 1000000,
+					   "expected 0 to 1000000");
 		return true;
 	case OPT_COHORT:
-		if (parse_u64(v, 1, 10000, &u) < 0)
-			opts_bad_value("cohort", v, "expected 1 to 10000");
-		cfg->cohort = (unsigned)u;
+		cfg->cohort = opts_u32("cohort", v, 1, 10000,
+				       "expected 1 to 10000");
 		return true;
 	}
 	return false;

@@ -10,7 +10,6 @@
 #include "cpulist.h"
 #include "log.h"
 #include "monitor.h"
-#include "numparse.h"
 #include "opts.h"
 #include "privs.h"
 
@@ -47,22 +46,13 @@ static const struct opt_desc options[] = {
 };
 #define N_OPTIONS (sizeof(options) / sizeof(options[0]))
 
-static double seconds_arg(const char *name, const char *arg, double min)
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* Ids for --tgid and --uid; (uint32_t)-1 is nobody's id. */
+static uint32_t id_arg(const char *name, const char *arg)
 {
-	double v;
-
-	if (parse_double(arg, min, 1e9, &v) < 0)
-		opts_bad_value(name, arg, "a number of seconds");
-	return v;
-}
-
-static uint32_t u32_arg(const char *name, const char *arg)
-{
-	uint32_t v;
-
-	if (parse_u32(arg, 0, UINT32_MAX - 1, &v) < 0)
-		opts_bad_value(name, arg, "a number");
-	return v;
+	return opts_u32(name, arg, 0, UINT32_MAX - 1, "a number");
 }
 
 static const char *comm_arg(const char *arg)
@@ -101,32 +91,29 @@ static void set_cpus(struct mon_config *cfg, const char *arg)
 /* The receive loop's numbers: true when key was one of them. */
 static bool parse_tuning(struct mon_config *cfg, int key, const char *arg)
 {
-	uint64_t u;
-
 	switch (key) {
 	case OPT_INTERVAL:
-		if (parse_u64(arg, 1, 60000, &u) < 0)
-			opts_bad_value("interval", arg, "1 to 60000 ms");
-		cfg->interval_ms = (unsigned)u;
+		cfg->interval_ms = (unsigned)opts_u64("interval", arg, 1, 60000,
+						      "1 to 60000 ms");
 		return true;
 	case OPT_RCVBUF:
-		if (parse_size(arg, 4096, 1ull << 30, &cfg->rcvbuf) < 0)
-			opts_bad_value("rcvbuf", arg, "4K to 1G");
+		cfg->rcvbuf = opts_size("rcvbuf", arg, 4096, 1ull << 30,
+					"4K to 1G");
 		return true;
 	case OPT_STATS:	/* 0 turns the periodic line off */
-		cfg->stats_s = seconds_arg("stats", arg, 0);
+		cfg->stats_s = opts_double("stats", arg, 0, 1e9,
+					   "a number of seconds");
 		if (cfg->stats_s > 0 && cfg->stats_s < 0.01)
 			opts_bad_value("stats", arg, "0 for none, or at least "
 				       "0.01 seconds");
 		return true;
 	case OPT_COUNT:
-		if (parse_u64(arg, 1, UINT64_MAX, &cfg->count) < 0)
-			opts_bad_value("count", arg, "a positive number");
+		cfg->count = opts_u64("count", arg, 1, UINT64_MAX,
+				      "a positive number");
 		return true;
 	case OPT_SHARDS:
-		if (parse_u32(arg, 1, MAX_SHARDS, &cfg->shards) < 0)
-			usage_die("bad value for --shards: '%s' (1 to %d)", arg,
-				    MAX_SHARDS);
+		cfg->shards = opts_u32("shards", arg, 1, MAX_SHARDS,
+				       "1 to " STR(MAX_SHARDS));
 		return true;
 	default:
 		return false;
@@ -149,16 +136,19 @@ static void parse_option(struct mon_config *cfg, int key, const char *arg,
 	case OPT_COMM: cfg->filter.comm_glob = comm_arg(arg); break;
 	case OPT_TGID:
 		cfg->filter.by_tgid = true;
-		cfg->filter.tgid = u32_arg("tgid", arg);
+		cfg->filter.tgid = id_arg("tgid", arg);
 		break;
 	case OPT_UID:
 		cfg->filter.by_uid = true;
-		cfg->filter.uid = u32_arg("uid", arg);
+		cfg->filter.uid = id_arg("uid", arg);
 		break;
 	case OPT_SUMMARY: cfg->summary = arg; break;
 	case OPT_NO_SELF_CHECK: cfg->self_check = false; break;
 	case OPT_PIDFILE: cfg->pidfile = arg; break;
-	case OPT_DURATION: cfg->duration_s = seconds_arg("duration", arg, 0.001); break;
+	case OPT_DURATION:
+		cfg->duration_s = opts_double("duration", arg, 0.001, 1e9,
+					      "a number of seconds");
+		break;
 	case OPT_CAPTURE: cfg->capture = arg; break;
 	case OPT_REPLAY: cfg->replay = arg; break;
 	case OPT_USER:

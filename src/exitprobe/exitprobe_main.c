@@ -10,7 +10,6 @@
 
 #include "clock.h"
 #include "log.h"
-#include "numparse.h"
 #include "opts.h"
 #include "probe_bpf.h"
 #include "probe_cmd.h"
@@ -71,10 +70,9 @@ static void set_method(struct cli *c, const char *v)
 
 static void set_period(struct cli *c, const char *v)
 {
-	uint64_t us;
+	uint64_t us = opts_u64("period", v, 1, 1000000,
+			       "microseconds, 50 to 1000000");
 
-	if (parse_u64(v, 1, 1000000, &us) < 0)
-		opts_bad_value("period", v, "microseconds, 50 to 1000000");
 	if (us < PERIOD_MIN_US)
 		usage_die("--period %s is too short: below %d us the sampler's "
 			  "own interrupts inflate the estimate (and can livelock "
@@ -85,10 +83,8 @@ static void set_period(struct cli *c, const char *v)
 
 static void add_listener(struct cli *c, const char *v)
 {
-	uint32_t pid;
+	uint32_t pid = opts_u32("listener-pid", v, 1, 4194304, "a process id");
 
-	if (parse_u32(v, 1, 4194304, &pid) < 0)
-		opts_bad_value("listener-pid", v, "a process id");
 	if (c->s.ndeclared == PROBE_MAX_LISTENERS)
 		usage_die("at most %d --listener-pid options", PROBE_MAX_LISTENERS);
 	c->declared[c->s.ndeclared++] = (__s32)pid;
@@ -102,8 +98,8 @@ static void take_option(struct cli *c, int key, const char *v)
 	case OPT_LISTENER: add_listener(c, v); break;
 	case OPT_ALL: c->s.all = true; break;
 	case OPT_DURATION:
-		if (parse_double(v, 0.001, 1e7, &c->duration) < 0)
-			opts_bad_value("duration", v, "seconds, 0.001 to 1e7");
+		c->duration = opts_double("duration", v, 0.001, 1e7,
+					  "seconds, 0.001 to 1e7");
 		break;
 	case OPT_SUMMARY: c->summary = v; break;
 	case OPT_NO_STATS: c->s.run_stats = false; break;

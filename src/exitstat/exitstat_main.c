@@ -86,7 +86,6 @@ static void parse_time(const char *opt, const char *s, int64_t *t, bool *set)
 static void parse_option(void *ctx, int key, const char *arg)
 {
 	struct cfg *c = ctx;
-	uint64_t v;
 
 	switch (key) {
 	case 'g': parse_group(arg, &c->by); break;
@@ -97,9 +96,8 @@ static void parse_option(void *ctx, int key, const char *arg)
 		break;
 	case 'r': c->rep.ascending = true; break;
 	case 'n':
-		if (parse_u64(arg, 1, SIZE_MAX, &v) < 0)
-			usage_die("--top '%s': give a count of 1 or more", arg);
-		c->rep.top = (size_t)v;
+		c->rep.top = (size_t)opts_u64("top", arg, 1, SIZE_MAX,
+					      "a count of 1 or more");
 		break;
 	case 'c': c->rep.percent = true; break;
 	case 'l': c->list = true; break;
@@ -110,8 +108,8 @@ static void parse_option(void *ctx, int key, const char *arg)
 	case OPT_COMM: c->sel.f.comm_glob = arg; break;
 	case 'u': parse_user(arg, &c->sel.f); break;
 	case OPT_EXITCODE:
-		if (parse_u32(arg, 0, UINT32_MAX, &c->sel.exitcode) < 0)
-			usage_die("--exitcode '%s': give a wait status such as 0, 256 or 9", arg);
+		c->sel.exitcode = opts_u32("exitcode", arg, 0, UINT32_MAX,
+					   "a wait status such as 0, 256 or 9");
 		c->sel.by_exitcode = true;
 		break;
 	case OPT_SIGNALLED: c->sel.signalled = true; break;

@@ -1,0 +1,130 @@
+/* The option value helpers: the number on success, otherwise the one
+ * usage error (exit 2, "bad value for --NAME: 'VAL' (WHAT)"). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "log.h"
+#include "opts.h"
+
+/* Run fn(val) in a child; its exit status, its stderr in err. */
+static int run_child(void (*fn)(const char *), const char *val, char *err,
+		     size_t n)
+{
+	int p[2], st;
+	ssize_t len;
+	pid_t pid;
+
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(p[1], 2);
+		log_init("prog");
+		fn(val);
+		_exit(0);
+	}
+	close(p[1]);
+	len = read(p[0], err, n - 1);
+	err[len > 0 ? len : 0] = '\0';
+	close(p[0]);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+static void u64_1_10(const char *v)
+{
+	opts_u64("count", v, 1, 10, "1 to 10");
+}
+
+static void u32_full(const char *v)
+{
+	opts_u32("uid", v, 0, UINT32_MAX, "a number");
+}
+
+static void size_4k(const char *v)
+{
+	opts_size("rcvbuf", v, 4096, 1ull << 30, "4K to 1G");
+}
+
+static void double_s(const char *v)
+{
+	opts_double("duration", v, 0.001, 1e9, "a number of seconds");
+}
+
+static void test_values(void **state)
+{
+	(void)state;
+	assert_int_equal(opts_u64("count", "1", 1, 10, "x"), 1);
+	assert_int_equal(opts_u64("count", "10", 1, 10, "x"), 10);
+	assert_true(opts_u64("count", "18446744073709551615", 0, UINT64_MAX,
+			     "x") == UINT64_MAX);
+	assert_true(opts_u32("uid", "4294967295", 0, UINT32_MAX, "x") ==
+		    UINT32_MAX);
+	assert_int_equal(opts_size("rcvbuf", "8M", 4096, 1ull << 30, "x"),
+			 8u << 20);
+	assert_int_equal(opts_size("rcvbuf", "4096", 4096, 1ull << 30, "x"),
+			 4096);
+	assert_true(opts_double("duration", "2.5", 0.001, 1e9, "x") == 2.5);
+	assert_true(opts_double("duration", "0.001", 0.001, 1e9, "x") == 0.001);
+}
+
+static void expect_bad(void (*fn)(const char *), const char *val,
+		       const char *msg)
+{
+	char err[512];
+
+	assert_int_equal(run_child(fn, val, err, sizeof(err)), EXIT_USAGE);
+	assert_non_null(strstr(err, msg));
+	assert_non_null(strstr(err, "see 'prog --help'"));
+}
+
+static void test_bad_values(void **state)
+{
+	(void)state;
+	expect_bad(u64_1_10, "0", "bad value for --count: '0' (1 to 10)");
+	expect_bad(u64_1_10, "11", "bad value for --count: '11' (1 to 10)");
+	expect_bad(u64_1_10, "5x", "bad value for --count: '5x' (1 to 10)");
+	expect_bad(u64_1_10, "", "bad value for --count: '' (1 to 10)");
+	expect_bad(u32_full, "4294967296",
+		   "bad value for --uid: '4294967296' (a number)");
+	expect_bad(u32_full, "-1", "bad value for --uid: '-1' (a number)");
+	expect_bad(size_4k, "4095", "bad value for --rcvbuf: '4095' (4K to 1G)");
+	expect_bad(size_4k, "2G", "bad value for --rcvbuf: '2G' (4K to 1G)");
+	expect_bad(size_4k, "8Q", "bad value for --rcvbuf: '8Q' (4K to 1G)");
+	expect_bad(double_s, "0",
+		   "bad value for --duration: '0' (a number of seconds)");
+	expect_bad(double_s, "nan",
+		   "bad value for --duration: 'nan' (a number of seconds)");
+	expect_bad(double_s, "1s",
+		   "bad value for --duration: '1s' (a number of seconds)");
+}
+
+/* A good value in the child: it returns, so the child exits 0. */
+static void test_good_value_returns(void **state)
+{
+	char err[512];
+
+	(void)state;
+	assert_int_equal(run_child(u64_1_10, "7", err, sizeof(err)), 0);
+	assert_string_equal(err, "");
+	assert_int_equal(run_child(double_s, "1e9", err, sizeof(err)), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_bad_values),
+		cmocka_unit_test(test_good_value_returns),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
