@@ -62,7 +62,7 @@ static void parse_group(const char *s, enum group_by *by)
 			return;
 		}
 	}
-	usage_die("--group '%s': use comm, uid, tgid or exe", s);
+	opts_bad_value("group", s, "comm, uid, tgid or exe");
 }
 
 static void parse_user(const char *s, struct filter *f)
@@ -73,13 +73,13 @@ static void parse_user(const char *s, struct filter *f)
 	if (pw)
 		f->uid = pw->pw_uid;
 	else if (parse_u32(s, 0, UINT32_MAX, &f->uid) < 0)
-		usage_die("--user '%s': no such user (give a name or a uid)", s);
+		opts_bad_value("user", s, "no such user: give a name or a uid");
 }
 
 static void parse_time(const char *opt, const char *s, int64_t *t, bool *set)
 {
 	if (stat_select_parse_time(s, t) < 0)
-		usage_die("%s '%s': give @EPOCH or YYYY-MM-DD[ HH:MM[:SS]]", opt, s);
+		opts_bad_value(opt, s, "@EPOCH or YYYY-MM-DD[ HH:MM[:SS]]");
 	*set = true;
 }
 
@@ -91,8 +91,9 @@ static void parse_option(void *ctx, int key, const char *arg)
 	case 'g': parse_group(arg, &c->by); break;
 	case 's':
 		if (stat_from_name(arg, &c->rep.sort) < 0)
-			usage_die("--sort '%s': not a summary column (exits, cpu_us, "
-				  "elapsed_us, cpu_delay_ns, ...; see exitstat(1))", arg);
+			opts_bad_value("sort", arg, "a summary column: exits, "
+				       "cpu_us, elapsed_us, cpu_delay_ns, ...; "
+				       "see exitstat(1)");
 		break;
 	case 'r': c->rep.ascending = true; break;
 	case 'n':
@@ -103,7 +104,7 @@ static void parse_option(void *ctx, int key, const char *arg)
 	case 'l': c->list = true; break;
 	case 'f':
 		if (stat_report_fmt_from_name(arg, &c->rep.fmt) < 0)
-			usage_die("--format '%s': use table, csv or jsonl", arg);
+			opts_bad_value("format", arg, "table, csv or jsonl");
 		break;
 	case OPT_COMM: c->sel.f.comm_glob = arg; break;
 	case 'u': parse_user(arg, &c->sel.f); break;
@@ -113,8 +114,8 @@ static void parse_option(void *ctx, int key, const char *arg)
 		c->sel.by_exitcode = true;
 		break;
 	case OPT_SIGNALLED: c->sel.signalled = true; break;
-	case OPT_SINCE: parse_time("--since", arg, &c->sel.since, &c->sel.since_set); break;
-	case OPT_UNTIL: parse_time("--until", arg, &c->sel.until, &c->sel.until_set); break;
+	case OPT_SINCE: parse_time("since", arg, &c->sel.since, &c->sel.since_set); break;
+	case OPT_UNTIL: parse_time("until", arg, &c->sel.until, &c->sel.until_set); break;
 	case 'h':
 		opts_help(stdout, "Usage: exitstat [OPTION]... [FILE]...\n"
 			  "Summarise or list the exit records exitmon wrote (CSV, JSON "

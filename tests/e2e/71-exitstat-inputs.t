@@ -97,6 +97,13 @@ check "non-UTF-8 comm: the table shows escapes" grep -q '^\\xff\\xfeodd ' odd.tx
 "$EXITSTAT" --sort nope "$D/real-v16.csv" >/dev/null 2>usage.err
 rc=$?
 check "--sort with an unknown column: exit 2, one line" [ $rc -eq 2 -a "$(wc -l <usage.err)" -eq 1 ]
+check "--sort: the one bad-value wording" grep -q "bad value for --sort: 'nope'" usage.err
+for bad in "--top 0" "--exitcode x" "--group pid" "--format xml"; do
+	"$EXITSTAT" $bad "$D/real-v16.csv" >/dev/null 2>usage.err
+	rc=$?
+	check "$bad: exit 2, 'bad value for ${bad% *}'" \
+		[ $rc -eq 2 -a "$(grep -c "bad value for ${bad% *}: " usage.err)" -eq 1 ]
+done
 "$EXITSTAT" --since yesterday "$D/real-v16.csv" >/dev/null 2>/dev/null
 rc=$?
 check "--since with a bad time: exit 2" [ $rc -eq 2 ]
