@@ -30,13 +30,12 @@ struct stats_welch {
 double stats_mean(const double *x, size_t n);		/* n >= 1 */
 double stats_sd(const double *x, size_t n);		/* sample (n-1), n >= 2 */
 
+/* Sort ascending (NaN-free input). */
+void stats_sort(double *x, size_t n);
 /* Percentile p in [0, 100] with linear interpolation between order
  * statistics: h = (n-1) * p/100, result = x[floor h] + (h - floor h) *
  * (x[floor h + 1] - x[floor h]) on the sorted data.  This is Hyndman and
  * Fan's definition 7, the default of R and of numpy.  The median is p=50. */
-/* Sort ascending (NaN-free input). */
-void stats_sort(double *x, size_t n);
-double stats_percentile_sorted(const double *sorted, size_t n, double p);
 int stats_percentile(const double *x, size_t n, double p, double *out);
 int stats_median(const double *x, size_t n, double *out);
 

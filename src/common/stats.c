@@ -32,7 +32,7 @@ double stats_sd(const double *x, size_t n)
 	return sqrt(ss / (double)(n - 1));
 }
 
-double stats_percentile_sorted(const double *sorted, size_t n, double p)
+static double percentile_sorted(const double *sorted, size_t n, double p)
 {
 	double h, frac;
 	size_t lo;
@@ -70,7 +70,7 @@ int stats_percentile(const double *x, size_t n, double p, double *out)
 		return -ENOMEM;
 	memcpy(copy, x, n * sizeof(*copy));
 	stats_sort(copy, n);
-	*out = stats_percentile_sorted(copy, n, p);
+	*out = percentile_sorted(copy, n, p);
 	free(copy);
 	return 0;
 }
