@@ -16,15 +16,19 @@
 
 enum {
 	OPT_COMM = 256, OPT_EXITCODE, OPT_SIGNALLED, OPT_SINCE, OPT_UNTIL,
+	OPT_SORT, OPT_REVERSE, OPT_TOP, OPT_LIST,
 };
+
+/* -s, -r, -n and -l are exitgen's or exitsweep's (shape, rate, count,
+ * listener): here those options are long-only. */
 
 static const struct opt_desc options[] = {
 	{ "group", 'g', "comm|uid|tgid|exe", "summarise per command (default), user, process or executable" },
-	{ "sort", 's', "COLUMN", "sort by this summary column (default cpu_run_virtual_ns), largest first" },
-	{ "reverse", 'r', NULL, "smallest first" },
-	{ "top", 'n', "N", "only the first N groups (TOTAL still counts all)" },
+	{ "sort", OPT_SORT, "COLUMN", "sort by this summary column (default cpu_run_virtual_ns), largest first" },
+	{ "reverse", OPT_REVERSE, NULL, "smallest first" },
+	{ "top", OPT_TOP, "N", "only the first N groups (TOTAL still counts all)" },
 	{ "percent", 'c', NULL, "exits, CPU and elapsed time also as a share of the total" },
-	{ "list", 'l', NULL, "list single exits (lastcomm style) instead of a summary" },
+	{ "list", OPT_LIST, NULL, "list single exits (lastcomm style) instead of a summary" },
 	{ "format", 'f', "table|csv|jsonl", "aligned table (default) or exitmon-named CSV / JSON lines" },
 	{ "comm", OPT_COMM, "GLOB", "only commands matching GLOB" },
 	{ "user", 'u', "USER", "only this user (name or uid)" },
@@ -89,19 +93,19 @@ static void parse_option(void *ctx, int key, const char *arg)
 
 	switch (key) {
 	case 'g': parse_group(arg, &c->by); break;
-	case 's':
+	case OPT_SORT:
 		if (stat_from_name(arg, &c->rep.sort) < 0)
 			opts_bad_value("sort", arg, "a summary column: exits, "
 				       "cpu_us, elapsed_us, cpu_delay_ns, ...; "
 				       "see exitstat(1)");
 		break;
-	case 'r': c->rep.ascending = true; break;
-	case 'n':
+	case OPT_REVERSE: c->rep.ascending = true; break;
+	case OPT_TOP:
 		c->rep.top = (size_t)opts_u64("top", arg, 1, SIZE_MAX,
 					      "a count of 1 or more");
 		break;
 	case 'c': c->rep.percent = true; break;
-	case 'l': c->list = true; break;
+	case OPT_LIST: c->list = true; break;
 	case 'f':
 		if (stat_report_fmt_from_name(arg, &c->rep.fmt) < 0)
 			opts_bad_value("format", arg, "table, csv or jsonl");

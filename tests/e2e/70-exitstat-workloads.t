@@ -91,9 +91,9 @@ import csv, sys
 rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["tgid"] != "TOTAL"]
 sys.exit(not (len(rows) == int(sys.argv[2]) and all(r["exits"] == "2" for r in rows)))' "$T/tgid.sum" $NB
 # Listing: one line per pid row of the filtered command.
-"$EXITSTAT" -l --comm $A "$T/run.out" >"$T/list.out" 2>/dev/null
+"$EXITSTAT" --list --comm $A "$T/run.out" >"$T/list.out" 2>/dev/null
 check "-l lists the $NA exits of $A" [ "$(grep -c "^$A " "$T/list.out")" -eq $NA ]
-"$EXITSTAT" -l -f csv --comm $A "$T/run.out" >"$T/list.csv" 2>/dev/null
+"$EXITSTAT" --list -f csv --comm $A "$T/run.out" >"$T/list.csv" 2>/dev/null
 check "-l -f csv writes exitmon's own rows" \
 	[ "$(head -1 "$T/list.csv")" = "$(head -1 "$T/run.out")" -a "$(grep -c "^pid,.*,$A," "$T/list.csv")" -eq $NA ]
 done_testing
