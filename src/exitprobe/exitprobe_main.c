@@ -169,7 +169,7 @@ static int wait_command(const struct cli *c, struct probe_cmd *cmd,
 	struct timespec tick = { 0, (long)TICK_NS };
 	int r;
 
-	while ((r = cmd_poll(cmd, st)) == 0) {
+	while ((r = probe_cmd_poll(cmd, st)) == 0) {
 		probe_dither(p, c->s.period_ns, rng);
 		nanosleep(&tick, NULL);
 	}
@@ -180,14 +180,14 @@ static int start_probe(struct cli *c, struct probe *p, struct probe_cmd *cmd)
 {
 	int r;
 
-	if (c->cmd && (r = cmd_spawn(cmd, c->cmd)) < 0)
+	if (c->cmd && (r = probe_cmd_spawn(cmd, c->cmd)) < 0)
 		die(XP_RUNTIME, "cannot start '%s': %s", c->cmd[0], strerror(-r));
 	r = probe_start(p, &c->s);
 	if (r == 0 && c->cmd)
 		r = probe_track(p, cmd->pid);
 	if (r < 0) {
 		if (c->cmd)
-			cmd_abort(cmd);
+			probe_cmd_abort(cmd);
 		if (p->skel)
 			probe_stop(p);
 		die(p->fail == FAIL_NOBPF ? XP_NOBPF : p->fail == FAIL_METHOD ?
@@ -207,16 +207,16 @@ static int measure(struct cli *c, struct probe_cmd *cmd, struct probe *p)
 		wait_duration(c, p, &rng);
 		return -1;
 	}
-	r = cmd_release(cmd);
+	r = probe_cmd_release(cmd);
 	if (r < 0) {
 		warnmsg("cannot run '%s': %s", c->cmd[0], strerror(-r));
-		cmd_wait(cmd, &st);
+		probe_cmd_wait(cmd, &st);
 		probe_stop(p);
 		exit(r == -ENOENT ? 127 : 126);
 	}
 	if (wait_command(c, cmd, p, &rng, &st) < 0)
 		return XP_RUNTIME;
-	return cmd_exit_code(st);
+	return probe_cmd_exit_code(st);
 }
 
 static int finish(struct cli *c, struct probe *p, struct probe_result *res)
@@ -231,13 +231,13 @@ static int finish(struct cli *c, struct probe *p, struct probe_result *res)
 		warnmsg("cannot read the probe's counters: %s", strerror(-r));
 		return r;
 	}
-	if (c->summary && (r = report_summary(res, c->summary)) < 0) {
+	if (c->summary && (r = probe_report_summary(res, c->summary)) < 0) {
 		warnmsg("cannot write the summary %s: %s", c->summary,
 			strerror(-r));
 		return r;
 	}
 	if (!c->quiet)
-		report_text(res, c->cmd ? stderr : stdout);
+		probe_report_text(res, c->cmd ? stderr : stdout);
 	return 0;
 }
 

@@ -89,7 +89,7 @@ static int read_ranges(struct probe *p)
 	if (!f)
 		return fail(p, FAIL_NOBPF, errno, "cannot read /proc/kallsyms: "
 			    "%s", strerror(errno));
-	r = ksyms_ranges(f, p->ranges, &p->nranges);
+	r = probe_ksyms_ranges(f, p->ranges, &p->nranges);
 	fclose(f);
 	if (r == -EPERM)
 		return fail(p, FAIL_NOBPF, r, "/proc/kallsyms shows no addresses "

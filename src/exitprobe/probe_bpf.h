@@ -64,7 +64,4 @@ int probe_read(const struct probe *p, struct probe_counters *sum,
 	       struct probe_cost *cost);
 void probe_stop(struct probe *p);
 
-/* "auto", "fentry", "sample" (in probe_report.c: no libbpf needed). */
-const char *probe_method_name(enum probe_method m);
-
 #endif

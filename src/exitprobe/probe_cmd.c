@@ -43,7 +43,7 @@ static void handle_signals(void)
 	signal(SIGQUIT, SIG_IGN);
 }
 
-int cmd_spawn(struct probe_cmd *c, char *const argv[])
+int probe_cmd_spawn(struct probe_cmd *c, char *const argv[])
 {
 	int go[2], err[2];
 
@@ -75,7 +75,7 @@ int cmd_spawn(struct probe_cmd *c, char *const argv[])
 	return 0;
 }
 
-int cmd_release(struct probe_cmd *c)
+int probe_cmd_release(struct probe_cmd *c)
 {
 	int e = 0;
 	ssize_t n;
@@ -93,7 +93,7 @@ int cmd_release(struct probe_cmd *c)
 	return n == sizeof(e) ? -e : 0;
 }
 
-void cmd_abort(struct probe_cmd *c)
+void probe_cmd_abort(struct probe_cmd *c)
 {
 	int st;
 
@@ -105,7 +105,7 @@ void cmd_abort(struct probe_cmd *c)
 	child_pid = 0;
 }
 
-int cmd_wait(struct probe_cmd *c, int *status)
+int probe_cmd_wait(struct probe_cmd *c, int *status)
 {
 	pid_t r;
 
@@ -115,7 +115,7 @@ int cmd_wait(struct probe_cmd *c, int *status)
 	return r < 0 ? -errno : 0;
 }
 
-int cmd_poll(struct probe_cmd *c, int *status)
+int probe_cmd_poll(struct probe_cmd *c, int *status)
 {
 	pid_t r = waitpid(c->pid, status, WNOHANG);
 
@@ -127,7 +127,7 @@ int cmd_poll(struct probe_cmd *c, int *status)
 	return 1;
 }
 
-int cmd_exit_code(int wstatus)
+int probe_cmd_exit_code(int wstatus)
 {
 	if (WIFEXITED(wstatus))
 		return WEXITSTATUS(wstatus);

@@ -14,18 +14,18 @@ struct probe_cmd {
 };
 
 /* Fork the child, held before exec.  0 or -errno. */
-int cmd_spawn(struct probe_cmd *c, char *const argv[]);
+int probe_cmd_spawn(struct probe_cmd *c, char *const argv[]);
 /* Release it; 0, or the exec's -errno (the child has then exited). */
-int cmd_release(struct probe_cmd *c);
+int probe_cmd_release(struct probe_cmd *c);
 /* Kill and reap a child that was never released. */
-void cmd_abort(struct probe_cmd *c);
+void probe_cmd_abort(struct probe_cmd *c);
 /* Wait for the command; its wait status. */
-int cmd_wait(struct probe_cmd *c, int *status);
+int probe_cmd_wait(struct probe_cmd *c, int *status);
 /* Without blocking: 1 and its status when it has ended, 0 while it runs,
  * or -errno. */
-int cmd_poll(struct probe_cmd *c, int *status);
+int probe_cmd_poll(struct probe_cmd *c, int *status);
 /* Exit status to pass on: the command's, 128 + N for signal N, and for
  * an exec failure 127 (not found) or 126 (not runnable). */
-int cmd_exit_code(int wstatus);
+int probe_cmd_exit_code(int wstatus);
 
 #endif

@@ -36,7 +36,7 @@ static const char *const callee_names[PROBE_NCALLEE] = {
 	[CALLEE_OTHER] = "other",
 };
 
-const char *ksyms_callee_name(unsigned callee)
+const char *probe_ksyms_callee_name(unsigned callee)
 {
 	return callee < PROBE_NCALLEE ? callee_names[callee] : "?";
 }
@@ -131,7 +131,7 @@ static void fill(const struct scan *s, struct probe_range *out, __u32 *n)
 	}
 }
 
-int ksyms_ranges(FILE *kallsyms, struct probe_range *out, __u32 *n)
+int probe_ksyms_ranges(FILE *kallsyms, struct probe_range *out, __u32 *n)
 {
 	struct scan s = { 0 };
 	char line[512];

@@ -13,9 +13,9 @@
  * (at most PROBE_MAX_RANGES in all).  0, -ENOENT when taskstats_exit is
  * not listed, -EPERM when every address reads as 0 (kptr_restrict: not
  * root), -ENOMEM. */
-int ksyms_ranges(FILE *kallsyms, struct probe_range *out, __u32 *n);
+int probe_ksyms_ranges(FILE *kallsyms, struct probe_range *out, __u32 *n);
 
 /* The symbol name of a callee class, for reports. */
-const char *ksyms_callee_name(unsigned callee);
+const char *probe_ksyms_callee_name(unsigned callee);
 
 #endif

@@ -21,13 +21,13 @@ static const char *const class_labels[PROBE_NCLASS] = {
 	"tgid off, listener", "tgid on,  listener",
 };
 
-const char *probe_method_name(enum probe_method m)
+static const char *method_name(enum probe_method m)
 {
 	return m == METHOD_FENTRY ? "fentry" : m == METHOD_SAMPLE ? "sample" :
 	       "auto";
 }
 
-const char *report_class_key(unsigned cls)
+const char *probe_report_class_key(unsigned cls)
 {
 	return cls < PROBE_NCLASS ? class_keys[cls] : "?";
 }
@@ -55,7 +55,7 @@ static struct sums sum_classes(const struct probe_result *r, unsigned mask)
 	return s;
 }
 
-int report_estimate(const struct probe_result *r, unsigned mask,
+int probe_report_estimate(const struct probe_result *r, unsigned mask,
 		    struct probe_est *e)
 {
 	struct sums s = sum_classes(r, mask);
@@ -83,7 +83,7 @@ static void summary_class(const struct probe_result *r, unsigned c,
 	struct probe_est e;
 	double p;
 
-	if (report_estimate(r, 1u << c, &e) < 0)
+	if (probe_report_estimate(r, 1u << c, &e) < 0)
 		return;
 	snprintf(key, sizeof(key), PROBE_KEY_CLASS_PREFIX "%s", class_keys[c]);
 	kv_double(kb, key, e.ns);
@@ -113,7 +113,7 @@ static void summary_totals(const struct probe_result *r, struct kvbuf *kb)
 	kv_u64(kb, PROBE_KEY_EXITS_LISTENER, sum_classes(r, 0xc).exits);
 	kv_u64(kb, PROBE_KEY_EXITS_FOREIGN, s.foreign);
 	kv_u64(kb, "exits_listener_unknown", r->c.rq_mismatch);
-	if (report_estimate(r, ALL_CLASSES, &e) < 0)
+	if (probe_report_estimate(r, ALL_CLASSES, &e) < 0)
 		return;
 	kv_double(kb, PROBE_KEY_NS_PER_EXIT, e.ns);
 	kv_double(kb, PROBE_KEY_NS_PER_EXIT_CI95, probe_est_half(&e));
@@ -133,14 +133,14 @@ static void summary_sampling(const struct probe_result *r, struct kvbuf *kb)
 	kv_u64(kb, "samples_lost", r->c.samples_lost);
 	for (unsigned k = 0; s.exits && k < PROBE_NCALLEE; k++) {
 		snprintf(key, sizeof(key), "ns_per_exit_in_%s",
-			 ksyms_callee_name(k));
+			 probe_ksyms_callee_name(k));
 		kv_double(kb, key, (double)callee_ns(r, k) / (double)s.exits);
 	}
 }
 
-int report_summary_text(const struct probe_result *r, struct kvbuf *kb)
+int probe_report_summary_text(const struct probe_result *r, struct kvbuf *kb)
 {
-	kv_str(kb, PROBE_KEY_METHOD, probe_method_name(r->method));
+	kv_str(kb, PROBE_KEY_METHOD, method_name(r->method));
 	kv_str(kb, PROBE_KEY_METHOD_WHY, r->reason);
 	kv_double(kb, "seconds", r->seconds);
 	summary_totals(r, kb);
@@ -157,13 +157,13 @@ int report_summary_text(const struct probe_result *r, struct kvbuf *kb)
 	return kb->err ? -ENOMEM : 0;
 }
 
-int report_summary(const struct probe_result *r, const char *path)
+int probe_report_summary(const struct probe_result *r, const char *path)
 {
 	struct kvbuf kb;
 	int rc;
 
 	kv_init(&kb);
-	rc = report_summary_text(r, &kb);
+	rc = probe_report_summary_text(r, &kb);
 	if (rc == 0)
 		rc = kv_write_atomic(path, &kb);
 	kv_free(&kb);
@@ -190,7 +190,7 @@ static void text_row(const struct probe_result *r, FILE *f, const char *label,
 	struct sums s = sum_classes(r, mask);
 	struct probe_est e;
 
-	if (report_estimate(r, mask, &e) < 0)
+	if (probe_report_estimate(r, mask, &e) < 0)
 		return;
 	fprintf(f, "  %-22s %9llu %9.0f   [%.0f, %.0f]", label,
 		(unsigned long long)s.exits, e.ns, e.lo, e.hi);
@@ -212,7 +212,7 @@ static void text_callees(const struct probe_result *r, FILE *f)
 		return;
 	fprintf(f, "where it goes (share of the time, all exits):");
 	for (unsigned k = 0; k < PROBE_NCALLEE; k++)
-		fprintf(f, " %s %.0f%%", ksyms_callee_name(k),
+		fprintf(f, " %s %.0f%%", probe_ksyms_callee_name(k),
 			pct(callee_ns(r, k), s.sample_ns));
 	fputc('\n', f);
 }
@@ -252,11 +252,11 @@ static void text_warnings(const struct probe_result *r, FILE *f)
 			(unsigned long long)r->c.track_full);
 }
 
-void report_text(const struct probe_result *r, FILE *f)
+void probe_report_text(const struct probe_result *r, FILE *f)
 {
 	struct sums s = sum_classes(r, ALL_CLASSES);
 
-	fprintf(f, "exitprobe: method %s (%s)", probe_method_name(r->method),
+	fprintf(f, "exitprobe: method %s (%s)", method_name(r->method),
 		r->reason);
 	if (r->method == METHOD_SAMPLE)
 		fprintf(f, ", period %llu us",

@@ -23,16 +23,16 @@ struct probe_result {
 };
 
 /* "tgid_on_listener" and so on for class cls (PROBE_CLASS_* bits). */
-const char *report_class_key(unsigned cls);
+const char *probe_report_class_key(unsigned cls);
 
 /* Estimate over the classes in mask (bit i = class i): 0, or -EINVAL when
  * they had no exits. */
-int report_estimate(const struct probe_result *r, unsigned mask,
+int probe_report_estimate(const struct probe_result *r, unsigned mask,
 		    struct probe_est *e);
 
 /* Build the key=value text; 0 or -ENOMEM. */
-int report_summary_text(const struct probe_result *r, struct kvbuf *kb);
-int report_summary(const struct probe_result *r, const char *path);
-void report_text(const struct probe_result *r, FILE *f);
+int probe_report_summary_text(const struct probe_result *r, struct kvbuf *kb);
+int probe_report_summary(const struct probe_result *r, const char *path);
+void probe_report_text(const struct probe_result *r, FILE *f);
 
 #endif

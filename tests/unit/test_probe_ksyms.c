@@ -35,7 +35,7 @@ static int parse(const char *text, struct probe_range *r, __u32 *n)
 	int rc;
 
 	assert_non_null(f);
-	rc = ksyms_ranges(f, r, n);
+	rc = probe_ksyms_ranges(f, r, n);
 	fclose(f);
 	return rc;
 }
@@ -86,8 +86,8 @@ static void test_refusals(void **state)
 	assert_int_equal(parse("0000000000000000 T _stext\n"
 			       "0000000000000000 T taskstats_exit\n", r, &n),
 			 -EPERM);
-	assert_string_equal(ksyms_callee_name(CALLEE_SEND), "netlink_unicast");
-	assert_string_equal(ksyms_callee_name(99), "?");
+	assert_string_equal(probe_ksyms_callee_name(CALLEE_SEND), "netlink_unicast");
+	assert_string_equal(probe_ksyms_callee_name(99), "?");
 }
 
 /* The summary has the keys exitsweep reads, per class that had exits. */
@@ -109,7 +109,7 @@ static void test_summary_keys(void **state)
 	res.c.samples[PROBE_CLS_LISTENER][CALLEE_SEND] = 30;
 	res.c.sample_ns[PROBE_CLS_LISTENER][CALLEE_SEND] = 30 * 100000;
 	kv_init(&kb);
-	assert_int_equal(report_summary_text(&res, &kb), 0);
+	assert_int_equal(probe_report_summary_text(&res, &kb), 0);
 	assert_int_equal(kv_map_parse(kb.s, &kv), 0);
 	assert_string_equal(kv_map_get(&kv, "method"), "sample");
 	assert_string_equal(kv_map_get(&kv, "period_us"), "100");
