@@ -36,8 +36,8 @@ const char *spawn_stop_name(enum spawn_stop s)
 
 /* ---- the context --------------------------------------------------------- */
 
-void ctx_stop(struct spawn_ctx *ctx, enum spawn_stop why, int err,
-	      const char *what)
+void spawn_ctx_stop(struct spawn_ctx *ctx, enum spawn_stop why, int err,
+		    const char *what)
 {
 	int none = 0;
 
@@ -49,16 +49,16 @@ void ctx_stop(struct spawn_ctx *ctx, enum spawn_stop why, int err,
 	}
 }
 
-void ctx_leave_line(struct spawn_ctx *ctx, unsigned n)
+void spawn_ctx_leave_line(struct spawn_ctx *ctx, unsigned n)
 {
 	if (n && atomic_fetch_sub(&ctx->line_left, n) == n) {
-		ctx_start_clock(ctx);
+		spawn_ctx_start_clock(ctx);
 		atomic_store(&ctx->line_go, 1);
-		futex_wake_all(&ctx->line_go);
+		task_futex_wake_all(&ctx->line_go);
 	}
 }
 
-void ctx_start_clock(struct spawn_ctx *ctx)
+void spawn_ctx_start_clock(struct spawn_ctx *ctx)
 {
 	getrusage(RUSAGE_SELF, &ctx->self0);
 	getrusage(RUSAGE_CHILDREN, &ctx->children0);
@@ -128,7 +128,7 @@ static int worker_init(struct worker *w, struct spawn_ctx *ctx, unsigned id)
 	w->id = id;
 	hist_init(&w->late);
 	hist_init(&w->reap);
-	r = slots_init(&w->slots, n, ctx->cfg->shape, &ctx->plan);
+	r = shape_slots_init(&w->slots, n, ctx->cfg->shape, &ctx->plan);
 	if (r < 0)
 		return r;
 	w->free_slots = calloc(n, sizeof(*w->free_slots));
@@ -142,7 +142,7 @@ static int worker_init(struct worker *w, struct spawn_ctx *ctx, unsigned id)
 
 static void worker_fini(struct worker *w)
 {
-	slots_fini(&w->slots);
+	shape_slots_fini(&w->slots);
 	free(w->free_slots);
 	free(w->busy);
 	free(w->finish);
@@ -162,7 +162,7 @@ static void wait_workers(struct spawn_ctx *ctx)
 		int sig = sigwaitinfo(&set, NULL);
 
 		if (sig == SIGINT || sig == SIGTERM)
-			ctx_stop(ctx, STOP_SIGNAL, 0, NULL);
+			spawn_ctx_stop(ctx, STOP_SIGNAL, 0, NULL);
 	}
 }
 
@@ -215,7 +215,7 @@ static void collect(struct spawn_ctx *ctx, struct worker *ws,
 		}
 	}
 	if (ctx->start_ns == 0)		/* stopped before the start line */
-		ctx_start_clock(ctx);
+		spawn_ctx_start_clock(ctx);
 	if (end < ctx->start_ns)
 		end = mono_ns();
 	res->elapsed = (double)(end - ctx->start_ns) / 1e9;
@@ -271,7 +271,7 @@ static int run_workers(struct spawn_ctx *ctx, struct worker *ws)
 	int r = 0;
 
 	if (!cfg->batch && !cfg->cohort)
-		ctx_start_clock(ctx);
+		spawn_ctx_start_clock(ctx);
 	for (; started < cfg->workers; started++) {
 		r = -pthread_create(&ws[started].thread, NULL, fn, &ws[started]);
 		if (r < 0)
@@ -280,11 +280,11 @@ static int run_workers(struct spawn_ctx *ctx, struct worker *ws)
 	if (r < 0) {
 		/* Those started finish on their own; the missing ones must
 		 * not be waited for, at the start line or at the end. */
-		ctx_stop(ctx, r == -EAGAIN ? STOP_LIMIT : STOP_ERROR, r,
-			 "starting spawner threads");
+		spawn_ctx_stop(ctx, r == -EAGAIN ? STOP_LIMIT : STOP_ERROR, r,
+			       "starting spawner threads");
 		atomic_fetch_add(&ctx->done, cfg->workers - started);
 		if (cfg->batch)
-			ctx_leave_line(ctx, cfg->workers - started);
+			spawn_ctx_leave_line(ctx, cfg->workers - started);
 	}
 	wait_workers(ctx);
 	for (unsigned i = 0; i < started; i++)
@@ -331,7 +331,7 @@ static int setup_run(struct setup *s, const struct spawn_config *cfg,
 	if (r < 0)
 		return setup_fail(res, "opening the --work write file", r);
 	if (cfg->mmap_bytes) {
-		r = map_touch(cfg->mmap_bytes, cfg->mmap_path, &s->map);
+		r = bg_map_touch(cfg->mmap_bytes, cfg->mmap_path, &s->map);
 		if (r < 0)
 			return setup_fail(res, "mapping the --mmap file", r);
 	}
@@ -386,7 +386,7 @@ static void teardown(struct setup *s, const struct spawn_config *cfg,
 	if (s->bg)
 		res->kill_background = bg_stop(s->bg, res->background);
 	free(s->bg);
-	map_release(s->map, cfg->mmap_bytes);
+	bg_map_release(s->map, cfg->mmap_bytes);
 	plan_fini(&s->ctx.plan);
 	res->children_left = children_left();
 	pthread_mutex_destroy(&s->ctx.lock);
@@ -408,7 +408,8 @@ int spawn_run(const struct spawn_config *cfg, struct spawn_result *res)
 	if (r == -EAGAIN && res->background < cfg->background) {
 		/* The task limit hit while making background children: a
 		 * clean stop with nothing run, not a setup failure. */
-		ctx_stop(&s->ctx, STOP_LIMIT, r, "starting background children");
+		spawn_ctx_stop(&s->ctx, STOP_LIMIT, r,
+			       "starting background children");
 		r = 0;
 		atomic_store(&s->ctx.done, cfg->workers);
 	}

@@ -72,7 +72,7 @@ static int open_backing(const char *path)
 	return fd;
 }
 
-int map_touch(uint64_t bytes, const char *path, void **addr)
+int bg_map_touch(uint64_t bytes, const char *path, void **addr)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	int fd = open_backing(path);
@@ -98,7 +98,7 @@ out:
 	return r;
 }
 
-void map_release(void *addr, uint64_t bytes)
+void bg_map_release(void *addr, uint64_t bytes)
 {
 	if (addr)
 		munmap(addr, bytes);

@@ -22,8 +22,8 @@ static uint64_t make_cohort(struct worker *w, uint64_t n)
 		c->index = made;
 		r = shape_create(shape, c);
 		if (r < 0) {
-			ctx_stop(w->ctx, r == -EAGAIN ? STOP_LIMIT : STOP_ERROR,
-				 r, "creating a task");
+			spawn_ctx_stop(w->ctx, r == -EAGAIN ? STOP_LIMIT :
+				       STOP_ERROR, r, "creating a task");
 			break;
 		}
 		w->created++;
@@ -32,8 +32,8 @@ static uint64_t make_cohort(struct worker *w, uint64_t n)
 		int r = shape_wait_ready(shape, &w->slots.ctl[i]);
 
 		if (r < 0)
-			ctx_stop(w->ctx, r == -EAGAIN ? STOP_LIMIT : STOP_ERROR,
-				 r, "starting the cohort");
+			spawn_ctx_stop(w->ctx, r == -EAGAIN ? STOP_LIMIT :
+				       STOP_ERROR, r, "starting the cohort");
 	}
 	return made;
 }
@@ -47,7 +47,7 @@ static void reap_cohort(struct worker *w, uint64_t made)
 		int r = shape_reap(shape, c);
 
 		if (r < 0) {
-			ctx_stop(w->ctx, STOP_ERROR, r, "reaping a task");
+			spawn_ctx_stop(w->ctx, STOP_ERROR, r, "reaping a task");
 			continue;
 		}
 		w->exits++;
@@ -64,12 +64,12 @@ int cohort_run(struct worker *w)
 	uint64_t t0;
 
 	made = make_cohort(w, n);
-	ctx_start_clock(w->ctx);
+	spawn_ctx_start_clock(w->ctx);
 	t0 = w->ctx->start_ns;
 	for (uint64_t i = 0; i < made; i++)
 		w->slots.ctl[i].t0 = t0;
 	atomic_store(go, 1);
-	futex_wake_all(go);
+	task_futex_wake_all(go);
 	reap_cohort(w, made);
 	w->finish = calloc(made ? made : 1, sizeof(*w->finish));
 	if (!w->finish)

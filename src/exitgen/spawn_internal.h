@@ -58,8 +58,8 @@ _Noreturn void task_fork_child(struct task_ctl *c);
 int task_bare_entry(void *ctl);		/* baseline: return at once */
 void *task_bare_pthread(void *ctl);
 /* Wait while *w == val, at most timeout_ns (0: no limit). */
-void futex_wait_ns(atomic_uint *w, unsigned val, uint64_t timeout_ns);
-void futex_wake_all(atomic_uint *w);
+void task_futex_wait_ns(atomic_uint *w, unsigned val, uint64_t timeout_ns);
+void task_futex_wake_all(atomic_uint *w);
 
 /* ---- slots and shapes (spawn_shape.c) ---------------------------------- */
 struct slots {
@@ -71,9 +71,9 @@ struct slots {
 	unsigned n;
 };
 
-int slots_init(struct slots *s, unsigned n, enum spawn_shape shape,
-	       const struct task_plan *plan);
-void slots_fini(struct slots *s);
+int shape_slots_init(struct slots *s, unsigned n, enum spawn_shape shape,
+		     const struct task_plan *plan);
+void shape_slots_fini(struct slots *s);
 int shape_create(enum spawn_shape shape, struct task_ctl *c);
 int shape_wait_ready(enum spawn_shape shape, struct task_ctl *c);
 int shape_release(enum spawn_shape shape, enum spawn_exit_by by,
@@ -133,18 +133,18 @@ void *worker_main(void *arg);
 void *worker_baseline(void *arg);
 int cohort_run(struct worker *w);
 /* Record why we stop; the first reason wins.  err/what may be 0/NULL. */
-void ctx_stop(struct spawn_ctx *ctx, enum spawn_stop why, int err,
-	      const char *what);
+void spawn_ctx_stop(struct spawn_ctx *ctx, enum spawn_stop why, int err,
+		    const char *what);
 /* Take the time and resource origin of the run. */
-void ctx_start_clock(struct spawn_ctx *ctx);
+void spawn_ctx_start_clock(struct spawn_ctx *ctx);
 /* n spawners will not come to the start line (any more): the last one
  * there starts the clock and lets everyone go. */
-void ctx_leave_line(struct spawn_ctx *ctx, unsigned n);
+void spawn_ctx_leave_line(struct spawn_ctx *ctx, unsigned n);
 
 /* ---- background children and the shared mapping (spawn_bg.c) ---------- */
 int bg_start(uint64_t n, pid_t **pids, uint64_t *made);
 double bg_stop(pid_t *pids, uint64_t n);
-int map_touch(uint64_t bytes, const char *path, void **addr);
-void map_release(void *addr, uint64_t bytes);
+int bg_map_touch(uint64_t bytes, const char *path, void **addr);
+void bg_map_release(void *addr, uint64_t bytes);
 
 #endif

@@ -49,8 +49,8 @@ static int map_stacks(struct slots *s, unsigned threads)
 	return 0;
 }
 
-int slots_init(struct slots *s, unsigned n, enum spawn_shape shape,
-	       const struct task_plan *plan)
+int shape_slots_init(struct slots *s, unsigned n, enum spawn_shape shape,
+		     const struct task_plan *plan)
 {
 	int r = 0;
 
@@ -75,11 +75,11 @@ int slots_init(struct slots *s, unsigned n, enum spawn_shape shape,
 	}
 	return 0;
 fail:
-	slots_fini(s);
+	shape_slots_fini(s);
 	return r;
 }
 
-void slots_fini(struct slots *s)
+void shape_slots_fini(struct slots *s)
 {
 	if (s->ctl)
 		munmap(s->ctl, s->ctl_bytes);
@@ -184,7 +184,7 @@ int shape_wait_ready(enum spawn_shape shape, struct task_ctl *c)
 
 		if (seen >= want)
 			return atomic_load(&c->err) ? -EAGAIN : 0;
-		futex_wait_ns(&c->ready, seen, WAIT_READY_SLICE_NS);
+		task_futex_wait_ns(&c->ready, seen, WAIT_READY_SLICE_NS);
 		/* A task killed from outside never says ready. */
 		if (shape != SHAPE_THREAD && atomic_load(&c->ready) < want &&
 		    process_gone(c->pid))
@@ -198,7 +198,7 @@ int shape_release(enum spawn_shape shape, enum spawn_exit_by by,
 	if (by == EXIT_BY_SIGNAL && shape != SHAPE_THREAD)
 		return kill(c->pid, SIGKILL) < 0 ? -errno : 0;
 	atomic_store(&c->go, 1);
-	futex_wake_all(&c->go);
+	task_futex_wake_all(&c->go);
 	return 0;
 }
 

@@ -24,7 +24,7 @@
 			    CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM | \
 			    CLONE_SETTLS)
 
-void futex_wait_ns(atomic_uint *w, unsigned val, uint64_t timeout_ns)
+void task_futex_wait_ns(atomic_uint *w, unsigned val, uint64_t timeout_ns)
 {
 	struct timespec ts = {
 		.tv_sec = (time_t)(timeout_ns / 1000000000u),
@@ -36,7 +36,7 @@ void futex_wait_ns(atomic_uint *w, unsigned val, uint64_t timeout_ns)
 		NULL, 0);
 }
 
-void futex_wake_all(atomic_uint *w)
+void task_futex_wake_all(atomic_uint *w)
 {
 	syscall(SYS_futex, w, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
@@ -118,13 +118,13 @@ static void do_work(const struct task_plan *pl, uint64_t index)
 static void say_ready(struct task_ctl *c)
 {
 	atomic_fetch_add(&c->ready, 1);
-	futex_wake_all(&c->ready);
+	task_futex_wake_all(&c->ready);
 }
 
 static void wait_for(atomic_uint *w)
 {
 	while (atomic_load(w) == 0)
-		futex_wait_ns(w, 0, 0);
+		task_futex_wait_ns(w, 0, 0);
 }
 
 static void note_end(struct task_ctl *c)
@@ -204,7 +204,7 @@ static void make_group_threads(struct task_ctl *c)
 			 * for them. */
 			atomic_store(&c->err, -1);
 			atomic_fetch_add(&c->ready, pl->threads - i);
-			futex_wake_all(&c->ready);
+			task_futex_wake_all(&c->ready);
 			return;
 		}
 	}

@@ -35,9 +35,9 @@ static void *donor_main(void *arg)
 
 	prctl(PR_SET_NAME, "exitgen-tls", 0, 0, 0);
 	atomic_store(&d->tp, (uintptr_t)thread_pointer());
-	futex_wake_all((atomic_uint *)&d->quit);
+	task_futex_wake_all((atomic_uint *)&d->quit);
 	while (!atomic_load(&d->quit))
-		futex_wait_ns(&d->quit, 0, 0);
+		task_futex_wait_ns(&d->quit, 0, 0);
 	return NULL;
 }
 
@@ -53,7 +53,7 @@ int tls_donor_start(struct tls_donor *d)
 	d->running = true;
 	/* Wait for the pointer; the wake on quit's word is only a nudge. */
 	while (!atomic_load(&d->tp))
-		futex_wait_ns(&d->quit, 0, 1000000);
+		task_futex_wait_ns(&d->quit, 0, 1000000);
 	return 0;
 }
 
@@ -62,7 +62,7 @@ void tls_donor_stop(struct tls_donor *d)
 	if (!d->running)
 		return;
 	atomic_store(&d->quit, 1);
-	futex_wake_all(&d->quit);
+	task_futex_wake_all(&d->quit);
 	pthread_join(d->thread, NULL);
 	d->running = false;
 }

@@ -40,8 +40,8 @@ static void note_reaped(struct worker *w, struct task_ctl *c, bool timed)
  * saying no more tasks (RLIMIT_NPROC, threads-max, pid_max). */
 static void creation_failed(struct worker *w, int err)
 {
-	ctx_stop(w->ctx, err == -EAGAIN ? STOP_LIMIT : STOP_ERROR, err,
-		 "creating a task");
+	spawn_ctx_stop(w->ctx, err == -EAGAIN ? STOP_LIMIT : STOP_ERROR, err,
+		       "creating a task");
 }
 
 static int reap_now(struct worker *w, struct task_ctl *c, bool timed)
@@ -49,7 +49,7 @@ static int reap_now(struct worker *w, struct task_ctl *c, bool timed)
 	int r = shape_reap(shape_of(w), c);
 
 	if (r < 0) {
-		ctx_stop(w->ctx, STOP_ERROR, r, "reaping a task");
+		spawn_ctx_stop(w->ctx, STOP_ERROR, r, "reaping a task");
 		return r;
 	}
 	note_reaped(w, c, timed);
@@ -102,7 +102,8 @@ static int harvest(struct worker *w, bool block)
 		int at;
 
 		if (pid < 0) {
-			ctx_stop(w->ctx, STOP_ERROR, pid, "reaping a task");
+			spawn_ctx_stop(w->ctx, STOP_ERROR, pid,
+				       "reaping a task");
 			return pid;
 		}
 		if (pid == 0)
@@ -202,7 +203,8 @@ static uint64_t prepare_batch(struct worker *w, uint64_t first, uint64_t n)
 		if (r == -EAGAIN)
 			creation_failed(w, r);
 		else if (r < 0)
-			ctx_stop(w->ctx, STOP_ERROR, r, "a task died early");
+			spawn_ctx_stop(w->ctx, STOP_ERROR, r,
+				       "a task died early");
 	}
 	return made;
 }
@@ -213,9 +215,9 @@ static void batch_start_line(struct worker *w)
 {
 	struct spawn_ctx *ctx = w->ctx;
 
-	ctx_leave_line(ctx, 1);
+	spawn_ctx_leave_line(ctx, 1);
 	while (!atomic_load(&ctx->line_go))
-		futex_wait_ns(&ctx->line_go, 0, 0);
+		task_futex_wait_ns(&ctx->line_go, 0, 0);
 }
 
 static void release_and_reap(struct worker *w, struct task_ctl *c, bool timed)

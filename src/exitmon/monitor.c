@@ -344,7 +344,7 @@ static void write_metrics(struct mon *m, double now)
 		g.queue_bytes += shard_queue_bytes(&m->shards[i], &buf);
 		g.rcvbuf_bytes += buf;
 	}
-	run_info_fill_usage(&ri);
+	report_fill_usage(&ri);
 	g.record_rate = dt > 0 ? (double)(m->total.records - m->records_at_metrics) / dt : 0;
 	g.cpu_user = ri.cpu_user;
 	g.cpu_sys = ri.cpu_sys;
@@ -479,7 +479,7 @@ static int report(struct mon *m, struct run_info *ri, int status)
 	int r;
 
 	ri->struct_version = m->version;
-	run_info_fill_usage(ri);
+	report_fill_usage(ri);
 	report_final(n, ri);
 	if (n->unwritten)
 		warnmsg("%llu records could not be written (%s)",
@@ -581,7 +581,7 @@ static int replay_run(struct mon *m, struct capture_reader *rd)
 	ri.seconds = mono_s() - m->t0;
 	output_counts(&m->out, &col.n.written, &col.n.unwritten);
 	ri.struct_version = col.last_version;
-	run_info_fill_usage(&ri);
+	report_fill_usage(&ri);
 	report_final(&col.n, &ri);
 	if (m->cfg->summary &&
 	    (r = report_summary(m->cfg->summary, &col.n, &ri)) < 0) {

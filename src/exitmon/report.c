@@ -37,7 +37,7 @@ void report_final(const struct mon_counters *n, const struct run_info *ri)
 			"raise --rcvbuf or lower --interval");
 }
 
-void run_info_fill_usage(struct run_info *ri)
+void report_fill_usage(struct run_info *ri)
 {
 	struct rusage ru;
 

@@ -23,6 +23,6 @@ void report_stats_line(const struct mon_counters *n, double seconds,
 void report_final(const struct mon_counters *n, const struct run_info *ri);
 int report_summary(const char *path, const struct mon_counters *n,
 		   const struct run_info *ri);
-void run_info_fill_usage(struct run_info *ri);
+void report_fill_usage(struct run_info *ri);
 
 #endif
