@@ -455,6 +455,10 @@ static void finish(struct mon *m, struct run_info *ri)
 	uint64_t lost;
 	unsigned i;
 
+	/* Every receive thread ends before any shard deregisters: a thread
+	 * exits on any CPU, and its record goes to that CPU's shard. */
+	for (i = 0; i < m->n_opened; i++)
+		shard_join(&m->shards[i]);
 	for (i = 0; i < m->n_opened; i++)
 		shard_finish(&m->shards[i]);
 	if (m->out_open) {

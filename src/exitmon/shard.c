@@ -243,12 +243,17 @@ void shard_stop(struct shard *s)
 	atomic_store(&s->stop, true);
 }
 
-void shard_finish(struct shard *s)
+void shard_join(struct shard *s)
 {
 	shard_stop(s);
 	if (s->running)
 		pthread_join(s->thread, NULL);
 	s->running = false;
+}
+
+void shard_finish(struct shard *s)
+{
+	shard_join(s);
 	receiver_drain(&s->rx, collector_datagram, &s->col);
 	if (s->registered) {
 		caps_net_admin_effective(true);

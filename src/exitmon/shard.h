@@ -51,7 +51,9 @@ int shard_self_check(struct shard *s, int timeout_ms,
 int shard_start(struct shard *s);
 /* Tell the receive thread to end (async-signal-safe). */
 void shard_stop(struct shard *s);
-/* Stop and join the thread, drain, deregister, drain, push. */
+/* Stop and join the receive thread. */
+void shard_join(struct shard *s);
+/* Join (if not yet), drain, deregister, drain, push. */
 void shard_finish(struct shard *s);
 void shard_close(struct shard *s);
 /* Add this shard's published counters to *sum. */
