@@ -11,8 +11,7 @@ check "the page has examples" [ "$(wc -l < examples)" -ge 4 ]
 ( for i in $(seq 200); do /bin/true; sleep 0.05; done ) &
 _pids="$_pids $!"
 while IFS= read -r cmd; do
-	timeout 30 bash -c "$cmd" > out 2> err
-	rc=$?
+	timeout 30 bash -c "$cmd" > out 2> err; rc=$?
 	check "example runs: $cmd (exit $rc)" [ $rc -eq 0 ]
 	[ $rc -eq 0 ] || sed 's/^/# /' err
 done < examples

@@ -7,8 +7,7 @@
 
 # bad ARGS...: must fail with status 2 and one line naming the program.
 bad() {
-	"$EXITGEN" "$@" >"$T/out" 2>"$T/err"
-	rc=$?
+	"$EXITGEN" "$@" >"$T/out" 2>"$T/err"; rc=$?
 	lines=$(wc -l <"$T/err")
 	if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && [ ! -s "$T/out" ] &&
 	   grep -q '^exitgen: ' "$T/err"; then

@@ -52,8 +52,7 @@ stop_run() { # stop_run NAME SIGNAL SHAPE ARGS...
 	kids=$(children $pid)
 	nkids=$(echo "$kids" | sed '/^$/d' | wc -l)
 	kill -"$sig" $pid
-	wait $pid
-	rc=$?
+	wait $pid; rc=$?
 	sleep 0.2
 	check "$name: SIG$sig: exit 0" [ $rc -eq 0 ]
 	check "$name: stopped_by=signal" [ "$(kv "$T/$name.sum" stopped_by)" = signal ]

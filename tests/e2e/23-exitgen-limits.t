@@ -19,8 +19,7 @@ limited() { # limited NAME ARGS...: run as user U with at most 30 tasks
 	name=$1; shift
 	setpriv --reuid=$U --regid=$U --clear-groups prlimit --nproc=30 \
 		"$EXITGEN" --tag eg23$name -q --summary "$D/$name.sum" "$@" \
-		2>"$D/$name.err"
-	rc=$?
+		2>"$D/$name.err"; rc=$?
 	s=$D/$name.sum
 	check "$name: exit status 1 (got $rc)" [ $rc -eq 1 ]
 	check "$name: one line on stderr" [ "$(wc -l <"$D/$name.err")" -eq 1 ]

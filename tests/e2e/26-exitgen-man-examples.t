@@ -16,8 +16,7 @@ while IFS= read -r cmd; do
 	*) nok "example $n starts with exitgen: $cmd"; continue ;;
 	esac
 	# shellcheck disable=SC2086
-	"$EXITGEN" ${cmd#exitgen } >"$T/ex$n.out" 2>"$T/ex$n.err"
-	rc=$?
+	"$EXITGEN" ${cmd#exitgen } >"$T/ex$n.out" 2>"$T/ex$n.err"; rc=$?
 	check "example $n exits 0: $cmd" [ $rc -eq 0 ]
 	check "example $n reports" [ -s "$T/ex$n.out" ]
 	[ $rc -eq 0 ] || sed 's/^/# /' "$T/ex$n.err"

@@ -10,8 +10,7 @@ TAG=xmown$$
 start_exitmon own -f csv --shards $SHARDS || { nok "collector ready"; done_testing; }
 "$(tagbin "$TAG")"
 sleep 0.2
-stop_exitmon
-rc=$?
+stop_exitmon; rc=$?
 check "exitmon ends with status 0" [ "$rc" -eq 0 ]
 # A self-check thread and a receive thread per shard, at least.
 self=$(kv "$T/own.sum" self_exits)

@@ -44,8 +44,7 @@ quiet_now() {
 
 # 1. Threads and processes without a collector of ours, via sh -c.
 for shape in thread process; do
-	probe $shape -- sh -c "\"$EXITGEN\" --shape $shape --count $N --rate 4000 -q"
-	rc=$?
+	probe $shape -- sh -c "\"$EXITGEN\" --shape $shape --count $N --rate 4000 -q"; rc=$?
 	f=$T/$shape.sum
 	check "$shape: exitprobe passes on exit 0" [ $rc -eq 0 ]
 	[ $rc -eq 0 ] || sed 's/^/# /' "$T/$shape.err"
@@ -82,8 +81,7 @@ done
 before_quiet=no; quiet_now && before_quiet=yes
 start_exitmon mon -f csv || { nok "exitmon starts"; done_testing; }
 probe decl --listener-pid "$MON_PID" -- "$EXITGEN" --shape process \
-	--count $N --rate 4000 -q
-rc=$?
+	--count $N --rate 4000 -q; rc=$?
 after_quiet=no
 f=$T/decl.sum
 check "declared: exit 0" [ $rc -eq 0 ]
@@ -98,8 +96,7 @@ check "declared: listener class costs 300 ns to 50 us per exit (${lns} ns)" \
 MON1=$MON_PID
 start_exitmon mon2 -f csv || { nok "second exitmon starts"; done_testing; }
 probe foreign --listener-pid "$MON1" -- "$EXITGEN" --shape thread \
-	--count $N --rate 4000 -q
-rc=$?
+	--count $N --rate 4000 -q; rc=$?
 f=$T/foreign.sum
 check "foreign: exit 0" [ $rc -eq 0 ]
 check "foreign: >= 99% of exits met the undeclared exitmon ($(share "$f" exits_foreign_listener)%)" \

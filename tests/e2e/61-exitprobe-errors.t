@@ -15,8 +15,7 @@ need_taskstats
 EG="$EXITGEN --count 50 -q"
 
 # 1. auto: a real load attempt, its outcome named.
-"$EXITPROBE" --summary "$T/auto.sum" -q -- $EG
-rc=$?
+"$EXITPROBE" --summary "$T/auto.sum" -q -- $EG; rc=$?
 check "auto: exit 0" [ $rc -eq 0 ]
 m=$(kv "$T/auto.sum" method) why=$(kv "$T/auto.sum" method_reason)
 check "auto: method is fentry or sample ($m)" [ "$m" = fentry -o "$m" = sample ]
@@ -26,8 +25,7 @@ if [ "$m" = sample ]; then
 fi
 
 # 2. fentry as asked: works, or fails with its own status and reason.
-"$EXITPROBE" --method fentry --summary "$T/fe.sum" -q -- $EG 2>"$T/fe.err"
-rc=$?
+"$EXITPROBE" --method fentry --summary "$T/fe.sum" -q -- $EG 2>"$T/fe.err"; rc=$?
 if [ $rc -eq 0 ]; then
 	check "fentry: method fentry" [ "$(kv "$T/fe.sum" method)" = fentry ]
 	check "fentry: p50 per class" grep -q '_p50=' "$T/fe.sum"
@@ -39,19 +37,15 @@ else
 fi
 
 # 3. The command's exit status is passed on.
-"$EXITPROBE" -q -- sh -c 'exit 7'
-rc=$?
+"$EXITPROBE" -q -- sh -c 'exit 7'; rc=$?
 check "command status 7 passed on ($rc)" [ $rc -eq 7 ]
-"$EXITPROBE" -q -- sh -c 'kill -TERM $$'
-rc=$?
+"$EXITPROBE" -q -- sh -c 'kill -TERM $$'; rc=$?
 check "command killed by SIGTERM: 143 ($rc)" [ $rc -eq 143 ]
-"$EXITPROBE" -q -- "$T/no-such-command" 2>"$T/nf.err"
-rc=$?
+"$EXITPROBE" -q -- "$T/no-such-command" 2>"$T/nf.err"; rc=$?
 check "command not found: 127 ($rc)" [ $rc -eq 127 ]
 check "command not found: said" grep -q "cannot run .*no-such-command" "$T/nf.err"
 printf 'x' > "$T/notexec"
-"$EXITPROBE" -q -- "$T/notexec" 2>/dev/null
-rc=$?
+"$EXITPROBE" -q -- "$T/notexec" 2>/dev/null; rc=$?
 check "command not runnable: 126 ($rc)" [ $rc -eq 126 ]
 "$EXITPROBE" -q -- sh -c 'echo to-stdout'  > "$T/out" 2>"$T/err0"
 check "the command owns stdout" [ "$(cat "$T/out")" = to-stdout ]
@@ -61,8 +55,7 @@ check "the report goes to stderr with a command" grep -q '^exits ' "$T/err"
 # 4. Usage errors: status 2, one line.
 usage() { # usage DESCRIPTION PATTERN ARGS...
 	local what=$1 pat=$2; shift 2
-	"$EXITPROBE" "$@" >/dev/null 2>"$T/u.err"
-	rc=$?
+	"$EXITPROBE" "$@" >/dev/null 2>"$T/u.err"; rc=$?
 	check "$what: status 2 ($rc)" [ $rc -eq 2 ]
 	check "$what: one line naming the problem" grep -q "$pat" "$T/u.err"
 }
@@ -77,8 +70,7 @@ check "no summary after a usage error" [ ! -e "$T/x.sum" ]
 if command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
 	bin=$(public_bin)
 	setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all \
-		"$bin/exitprobe" -- /bin/true 2>"$T/np.err"
-	rc=$?
+		"$bin/exitprobe" -- /bin/true 2>"$T/np.err"; rc=$?
 	check "unprivileged: status 121 ($rc)" [ $rc -eq 121 ]
 	check "unprivileged: one line" [ "$(wc -l < "$T/np.err")" -eq 1 ]
 	check "unprivileged: says BPF is unavailable and why" \
@@ -88,8 +80,7 @@ else
 fi
 
 # 6. The machine for a while: no command, --duration.
-"$EXITPROBE" --duration 0.5 --summary "$T/all.sum" > "$T/all.out"
-rc=$?
+"$EXITPROBE" --duration 0.5 --summary "$T/all.sum" > "$T/all.out"; rc=$?
 check "--duration: exit 0" [ $rc -eq 0 ]
 check "--duration: summary with exits" grep -q '^exits=' "$T/all.sum"
 check "--duration: report on stdout" grep -q '^exits ' "$T/all.out"

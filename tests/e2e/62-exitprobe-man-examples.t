@@ -9,8 +9,7 @@ cd "$T" || exit 1
 man_examples "$TOP/man/exitprobe.8" > examples
 check "the page has examples" [ "$(wc -l < examples)" -ge 4 ]
 while IFS= read -r cmd; do
-	timeout 60 bash -c "$cmd" > out 2> err
-	rc=$?
+	timeout 60 bash -c "$cmd" > out 2> err; rc=$?
 	check "example runs: $cmd (exit $rc)" [ $rc -eq 0 ]
 	[ $rc -eq 0 ] || sed 's/^/# /' err
 done < examples

@@ -14,19 +14,16 @@ A=stxa$$ B=stxb$$	# within comm's 15 bytes
 NA=40 NB=10 WORK_US=2000 WBYTES=65536
 start_exitmon run -f csv --comm "stx*$$" --capture "$T/run.pcap" || { nok "exitmon ready"; done_testing; }
 "$EXITGEN" --shape process --count $NA --rate 400 --work cpu:$WORK_US --tag $A \
-	--summary "$T/a.gen" -q
-rca=$?
+	--summary "$T/a.gen" -q; rca=$?
 "$EXITGEN" --shape group:2 --count $NB --rate 100 --work write:$WBYTES:"$T/wfile" \
-	--tag $B --summary "$T/b.gen" -q
-rcb=$?
+	--tag $B --summary "$T/b.gen" -q; rcb=$?
 sleep 0.3
 stop_exitmon
 check "exitgen runs exit 0" [ $rca -eq 0 -a $rcb -eq 0 ]
 check "collector lost nothing" [ "$(kv "$T/run.sum" dropped)" = 0 ]
 "$EXITMON" --replay "$T/run.pcap" -f jsonl --comm "stx*$$" -o "$T/run.jsonl" 2>/dev/null
 
-"$EXITSTAT" -f csv "$T/run.out" >"$T/csv.sum" 2>"$T/csv.err"
-rc=$?
+"$EXITSTAT" -f csv "$T/run.out" >"$T/csv.sum" 2>"$T/csv.err"; rc=$?
 check "exitstat on the CSV exits 0" [ $rc -eq 0 ]
 "$EXITSTAT" -f csv "$T/run.jsonl" >"$T/jsonl.sum" 2>/dev/null
 "$EXITSTAT" -f csv --comm "stx*$$" "$T/run.pcap" >"$T/pcap.sum" 2>/dev/null

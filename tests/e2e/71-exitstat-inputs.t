@@ -10,8 +10,7 @@ EXITSTAT=$TOP/exitstat
 D=$TOP/tests/data
 cd "$T" || exit 1
 
-"$EXITSTAT" -f csv "$D/real-v16.csv" >base.sum 2>base.err
-rc=$?
+"$EXITSTAT" -f csv "$D/real-v16.csv" >base.sum 2>base.err; rc=$?
 check "the recorded CSV reads, exit 0" [ $rc -eq 0 ]
 check "28 pid rows summed, 6 tgid rows counted" grep -q "28 pid rows summed, 6 tgid rows not summed" base.err
 "$EXITSTAT" -f csv - <"$D/real-v16.csv" >stdin.sum 2>/dev/null
@@ -35,22 +34,19 @@ check "rotated files: three times the exits" \
 
 # A truncated last line: reported, not counted.
 head -c -20 "$D/real-v16.csv" >trunc.csv
-"$EXITSTAT" -f csv trunc.csv >trunc.sum 2>trunc.err
-rc=$?
+"$EXITSTAT" -f csv trunc.csv >trunc.sum 2>trunc.err; rc=$?
 check "truncated: exit 0" [ $rc -eq 0 ]
 check "truncated: one line says so" grep -q "trunc.csv: the last line is cut short (no newline), not counted" trunc.err
 check "truncated: 33 records, not 34" grep -q "^exitstat: 33 records read" trunc.err
 
 # A foreign CSV: refused in one line, exit 1, no table.
 printf 'name,size\na,1\n' >foreign.csv
-"$EXITSTAT" foreign.csv >foreign.out 2>foreign.err
-rc=$?
+"$EXITSTAT" foreign.csv >foreign.out 2>foreign.err; rc=$?
 check "foreign CSV: exit 1" [ $rc -eq 1 ]
 check "foreign CSV: one line, program name first" \
 	[ "$(wc -l <foreign.err)" -eq 1 -a "$(cut -c1-23 foreign.err)" = "exitstat: foreign.csv: " ]
 check "foreign CSV: no table" [ ! -s foreign.out ]
-"$EXITSTAT" -f csv foreign.csv "$D/real-v16.csv" >mixed.sum 2>/dev/null
-rc=$?
+"$EXITSTAT" -f csv foreign.csv "$D/real-v16.csv" >mixed.sum 2>/dev/null; rc=$?
 check "a foreign file among good ones: the good ones read, exit 1" \
 	eval '[ $rc -eq 1 ] && cmp -s base.sum mixed.sum'
 
@@ -94,17 +90,14 @@ sys.exit(not any(r["comm"].encode("latin-1") == b"\xff\xfeodd" for r in rows))'
 check "non-UTF-8 comm: the table shows escapes" grep -q '^\\xff\\xfeodd ' odd.txt
 
 # Usage errors: one line, exit 2.
-"$EXITSTAT" --sort nope "$D/real-v16.csv" >/dev/null 2>usage.err
-rc=$?
+"$EXITSTAT" --sort nope "$D/real-v16.csv" >/dev/null 2>usage.err; rc=$?
 check "--sort with an unknown column: exit 2, one line" [ $rc -eq 2 -a "$(wc -l <usage.err)" -eq 1 ]
 check "--sort: the one bad-value wording" grep -q "bad value for --sort: 'nope'" usage.err
 for bad in "--top 0" "--exitcode x" "--group pid" "--format xml"; do
-	"$EXITSTAT" $bad "$D/real-v16.csv" >/dev/null 2>usage.err
-	rc=$?
+	"$EXITSTAT" $bad "$D/real-v16.csv" >/dev/null 2>usage.err; rc=$?
 	check "$bad: exit 2, 'bad value for ${bad% *}'" \
 		[ $rc -eq 2 -a "$(grep -c "bad value for ${bad% *}: " usage.err)" -eq 1 ]
 done
-"$EXITSTAT" --since yesterday "$D/real-v16.csv" >/dev/null 2>/dev/null
-rc=$?
+"$EXITSTAT" --since yesterday "$D/real-v16.csv" >/dev/null 2>/dev/null; rc=$?
 check "--since with a bad time: exit 2" [ $rc -eq 2 ]
 done_testing

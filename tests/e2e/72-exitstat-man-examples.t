@@ -24,8 +24,7 @@ while IFS= read -r cmd; do
 	*) nok "example $n starts with exitstat: $cmd"; continue ;;
 	esac
 	# eval: the examples quote their globs as a shell would.
-	eval "\"\$EXITSTAT\" ${cmd#exitstat }" >"ex$n.out" 2>"ex$n.err"
-	rc=$?
+	eval "\"\$EXITSTAT\" ${cmd#exitstat }" >"ex$n.out" 2>"ex$n.err"; rc=$?
 	check "example $n exits 0: $cmd" [ $rc -eq 0 ]
 	check "example $n prints" [ -s "ex$n.out" ]
 	[ $rc -eq 0 ] || sed 's/^/# /' "ex$n.err"
