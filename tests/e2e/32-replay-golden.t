@@ -7,7 +7,8 @@
 
 D=$TOP/tests/data
 for fmt in csv jsonl; do
-	"$EXITMON" --replay "$D/real-v16.pcap" -f $fmt > "$T/out.$fmt" 2>/dev/null
+	"$EXITMON" --replay "$D/real-v16.pcap" -f $fmt > "$T/out.$fmt" 2>/dev/null; rc=$?
+	check "replay -f $fmt exits 0" [ "$rc" -eq 0 ]
 	check "replay -f $fmt matches the recorded output" cmp -s "$T/out.$fmt" "$D/real-v16.$fmt"
 done
 "$EXITMON" --replay "$D/real-v16.pcap" --comm 'xcap*' -o /dev/null --summary "$T/s" 2>/dev/null
