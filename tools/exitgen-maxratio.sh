@@ -14,43 +14,28 @@
 # blocks (-b 41 -d 0.25) and read the median and the quartiles.
 # VERBOSE=1 also prints every block's ratio.
 set -eu
-EXITGEN=${EXITGEN:-$(dirname "$0")/../exitgen}
 blocks=5 secs=1 workers=1 b_mode=--rate\ max
+USAGE='[-a] [-b BLOCKS] [-d SECONDS] [-w WORKERS] [SHAPE...]'
+. "$(dirname "$0")/exitgen-lib.sh"
 while getopts ab:d:w: o; do
 	case $o in
 	a) b_mode=--baseline ;;
 	b) blocks=$OPTARG ;;
-	d) secs=$OPTARG ;;
-	w) workers=$OPTARG ;;
-	*) echo "usage: $0 [-a] [-b BLOCKS] [-d SECONDS] [-w WORKERS] [SHAPE...]" >&2; exit 2 ;;
+	*) common_opt "$o" ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || set -- thread process
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-rate() { # rate MODE SHAPE: one run's achieved rate
-	"$EXITGEN" $1 --shape "$2" --workers "$workers" --duration "$secs" -q \
-		--summary "$tmp/s" && sed -n 's/^achieved_rate=//p' "$tmp/s"
-}
-
-# quantile Q: the Q-quantile of the numbers on stdin (linear interpolation
-# between order statistics, as stats_percentile in src/stats.c).
-quantile() {
-	sort -g | awk -v q="$1" '{ v[NR] = $1 } END {
-		h = (NR - 1) * q; lo = int(h); f = h - lo
-		print (lo + 1 < NR) ? v[lo + 1] + f * (v[lo + 2] - v[lo + 1]) : v[NR] }'
-}
-median() { quantile 0.5; }
 
 printf '%-10s %7s %12s %12s %8s %17s\n' shape workers baseline/s max/s ratio "ratio p25..p75"
 for shape in "$@"; do
 	: >"$tmp/b"; : >"$tmp/m"; : >"$tmp/r"
 	i=0
 	while [ $i -lt "$blocks" ]; do
-		b1=$(rate --baseline "$shape"); m1=$(rate "$b_mode" "$shape")
-		m2=$(rate "$b_mode" "$shape"); b2=$(rate --baseline "$shape")
+		b1=$(rate --baseline --shape "$shape")
+		m1=$(rate $b_mode --shape "$shape")
+		m2=$(rate $b_mode --shape "$shape")
+		b2=$(rate --baseline --shape "$shape")
 		echo "$b1" >>"$tmp/b"; echo "$b2" >>"$tmp/b"
 		echo "$m1" >>"$tmp/m"; echo "$m2" >>"$tmp/m"
 		echo "$m1 $m2 $b1 $b2" | awk '{ printf "%.4f\n", ($1 + $2) / ($3 + $4) }' >>"$tmp/r"
