@@ -16,20 +16,11 @@ cp "$D/real-v16.csv" exits.csv.1
 gzip -c "$D/real-v16.csv" >exits.csv.2.gz
 cp "$D/real-v16.jsonl" exits.jsonl
 cp "$D/real-v16.pcap" exits.pcap
-n=0
-while IFS= read -r cmd; do
-	n=$((n + 1))
-	case $cmd in
-	exitstat\ *) ;;
-	*) nok "example $n starts with exitstat: $cmd"; continue ;;
-	esac
-	# eval: the examples quote their globs as a shell would.
-	eval "\"\$EXITSTAT\" ${cmd#exitstat }" >"ex$n.out" 2>"ex$n.err"; rc=$?
-	check "example $n exits 0: $cmd" [ $rc -eq 0 ]
+run_man_examples "$PAGE" 60
+check "the page has examples ($MAN_EXAMPLES)" [ "$MAN_EXAMPLES" -ge 6 ]
+for n in $(seq "$MAN_EXAMPLES"); do
 	check "example $n prints" [ -s "ex$n.out" ]
-	[ $rc -eq 0 ] || sed 's/^/# /' "ex$n.err"
-done < <(man_examples "$PAGE")
-check "the page has examples ($n)" [ $n -ge 6 ]
+done
 check "the rotated example reads three files" grep -q "^exitstat: 102 records read" ex1.err
 check "the glob example lists the 16 xcap exits" [ "$(grep -c '^xcap' ex5.out)" -eq 16 ]
 check "the CSV example is CSV with exitmon's header" \

@@ -93,6 +93,22 @@ man_examples() {
 		sed -e 's/\\-/-/g' -e 's/\\e/\\/g'
 }
 
+# run_man_examples PAGE SECONDS: run every example of PAGE as printed, a
+# shell line with the built programs first on PATH, in the current
+# directory and for at most SECONDS; example N's output goes to exN.out and
+# exN.err.  One check per example (it exits 0); MAN_EXAMPLES counts them.
+run_man_examples() {
+	local cmd rc
+	MAN_EXAMPLES=0
+	while IFS= read -r cmd; do
+		MAN_EXAMPLES=$((MAN_EXAMPLES + 1))
+		PATH="$TOP:$PATH" timeout "$2" bash -c "$cmd" </dev/null \
+			>"ex$MAN_EXAMPLES.out" 2>"ex$MAN_EXAMPLES.err"; rc=$?
+		check "example $MAN_EXAMPLES exits 0: $cmd (exit $rc)" [ $rc -eq 0 ]
+		[ $rc -eq 0 ] || sed 's/^/# /' "ex$MAN_EXAMPLES.err"
+	done < <(man_examples "$1")
+}
+
 # public_bin: copies of the programs in a directory any user can reach, for
 # tests that run them as an unprivileged user (a checkout may sit in a
 # directory only root can enter, as CI's fresh clone does).
