@@ -10,27 +10,17 @@
 
 #include <cmocka.h>
 
+#include "recbuild.h"
 #include "stat_select.h"
-
-static void rec_set(struct exit_record *r, enum rec_field f, uint64_t v)
-{
-	r->v[f] = v;
-	r->present[f / 64] |= 1ull << (f % 64);
-}
 
 static struct exit_record pid_rec(const char *comm, uint64_t exitcode)
 {
-	struct exit_record r;
+	struct exit_record r = rb_pid(comm, 10);
 
-	memset(&r, 0, sizeof(r));
-	r.type = REC_PID;
-	r.id = 10;
-	r.comm_len = (uint8_t)strlen(comm);
-	memcpy(r.comm, comm, r.comm_len);
-	rec_set(&r, F_EXITCODE, exitcode);
-	rec_set(&r, F_UID, 1000);
-	rec_set(&r, F_BTIME64, 1000);
-	rec_set(&r, F_ETIME, 5500000);	/* exits at 1005 */
+	rb_set(&r, F_EXITCODE, exitcode);
+	rb_set(&r, F_UID, 1000);
+	rb_set(&r, F_BTIME64, 1000);
+	rb_set(&r, F_ETIME, 5500000);	/* exits at 1005 */
 	return r;
 }
 
