@@ -65,14 +65,22 @@ void opts_bad_value(const char *name, const char *val, const char *what)
 	usage_die("bad value for --%s: '%s' (%s)", name, val, what);
 }
 
-uint64_t opts_u64(const char *name, const char *val, uint64_t min,
-		  uint64_t max, const char *what)
+typedef int parse_fn(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+static uint64_t checked(parse_fn *parse, const char *name, const char *val,
+			uint64_t min, uint64_t max, const char *what)
 {
 	uint64_t v;
 
-	if (parse_u64(val, min, max, &v) < 0)
+	if (parse(val, min, max, &v) < 0)
 		opts_bad_value(name, val, what);
 	return v;
+}
+
+uint64_t opts_u64(const char *name, const char *val, uint64_t min,
+		  uint64_t max, const char *what)
+{
+	return checked(parse_u64, name, val, min, max, what);
 }
 
 uint32_t opts_u32(const char *name, const char *val, uint32_t min,
@@ -84,11 +92,7 @@ uint32_t opts_u32(const char *name, const char *val, uint32_t min,
 uint64_t opts_size(const char *name, const char *val, uint64_t min,
 		   uint64_t max, const char *what)
 {
-	uint64_t v;
-
-	if (parse_size(val, min, max, &v) < 0)
-		opts_bad_value(name, val, what);
-	return v;
+	return checked(parse_size, name, val, min, max, what);
 }
 
 double opts_double(const char *name, const char *val, double min, double max,
