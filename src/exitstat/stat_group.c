@@ -1,4 +1,4 @@
-/* Grouping and the statistics of a group (see group.h). */
+/* Grouping and the statistics of a group (see stat_group.h). */
 #include "stat_group.h"
 
 #include <errno.h>

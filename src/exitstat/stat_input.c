@@ -1,4 +1,4 @@
-/* Reading inputs (see input.h).  One buffered line reader over zlib for the
+/* Reading inputs (see stat_input.h).  One buffered line reader over zlib for the
  * text formats; pcap goes to capture.c's reader through a stdio stream over
  * the same zlib handle, and each message to record.c's parser, exactly as
  * exitmon --replay does. */

@@ -1,4 +1,4 @@
-/* Summary tables and listings (see report.h). */
+/* Summary tables and listings (see stat_report.h). */
 #include "stat_report.h"
 
 #include <errno.h>
