@@ -36,7 +36,7 @@ static double solve_cdf(uint64_t k, double target, double lo, double hi)
 
 #define EXACT_MAX 200
 
-void probe_poisson_ci95(uint64_t k, double *lo, double *hi)
+void probe_est_poisson_ci95(uint64_t k, double *lo, double *hi)
 {
 	double x = (double)k, x1 = x + 1;
 
@@ -60,7 +60,7 @@ int probe_est_sampled(uint64_t k, double sum_ns, uint64_t n, double period_ns,
 		return -EINVAL;
 	/* ns per call that one sample stands for */
 	scale = (k ? sum_ns / (double)k : period_ns) / (double)n;
-	probe_poisson_ci95(k, &lo, &hi);
+	probe_est_poisson_ci95(k, &lo, &hi);
 	e->ns = sum_ns / (double)n;
 	e->lo = lo * scale;
 	e->hi = hi * scale;
@@ -90,7 +90,7 @@ double probe_est_half(const struct probe_est *e)
 	return (e->hi - e->lo) / 2;
 }
 
-uint64_t probe_hist_low(unsigned b)
+uint64_t probe_est_hist_low(unsigned b)
 {
 	unsigned msb = b / 4 + 1;
 
@@ -99,7 +99,7 @@ uint64_t probe_hist_low(unsigned b)
 	return (1ull << msb) + ((uint64_t)(b % 4) << (msb - 2));
 }
 
-double probe_hist_percentile(const __u64 *hist, size_t nbuckets, double p)
+double probe_est_hist_percentile(const __u64 *hist, size_t nbuckets, double p)
 {
 	uint64_t total = 0, seen = 0;
 	double rank;
@@ -114,7 +114,7 @@ double probe_hist_percentile(const __u64 *hist, size_t nbuckets, double p)
 	for (size_t b = 0; b < nbuckets; b++) {
 		seen += hist[b];
 		if ((double)seen >= rank)
-			return (double)probe_hist_low((unsigned)b);
+			return (double)probe_est_hist_low((unsigned)b);
 	}
-	return (double)probe_hist_low((unsigned)(nbuckets - 1));
+	return (double)probe_est_hist_low((unsigned)(nbuckets - 1));
 }

@@ -27,7 +27,7 @@ struct probe_est {
 };
 
 /* 95% interval of a Poisson mean given one count k (lo = 0 for k = 0). */
-void probe_poisson_ci95(uint64_t k, double *lo, double *hi);
+void probe_est_poisson_ci95(uint64_t k, double *lo, double *hi);
 
 /* k samples whose periods add up to sum_ns, over n calls; period_ns, the
  * nominal period, scales the bound when k = 0.  0, or -EINVAL when n = 0
@@ -44,9 +44,9 @@ double probe_est_half(const struct probe_est *e);
 
 /* Percentile p (0..100) of a probe_hist_bucket() histogram, as the lower
  * bound of the bucket holding it; -1 when the histogram is empty. */
-double probe_hist_percentile(const __u64 *hist, size_t nbuckets, double p);
+double probe_est_hist_percentile(const __u64 *hist, size_t nbuckets, double p);
 
 /* Lowest ns that falls in bucket b. */
-uint64_t probe_hist_low(unsigned b);
+uint64_t probe_est_hist_low(unsigned b);
 
 #endif

@@ -94,8 +94,8 @@ static void summary_class(const struct probe_result *r, unsigned c,
 	if (r->method != METHOD_FENTRY)
 		return;
 	for (int i = 0; i < 2; i++) {
-		p = probe_hist_percentile(r->c.hist[c], PROBE_HIST_BUCKETS,
-					  i ? 99 : 50);
+		p = probe_est_hist_percentile(r->c.hist[c], PROBE_HIST_BUCKETS,
+					      i ? 99 : 50);
 		snprintf(key, sizeof(key), PROBE_KEY_CLASS_PREFIX "%s_p%d",
 			 class_keys[c], i ? 99 : 50);
 		if (p >= 0)
@@ -177,8 +177,8 @@ static double pct(__u64 part, __u64 whole)
 
 static void text_percentiles(const __u64 *hist, FILE *f)
 {
-	double p50 = probe_hist_percentile(hist, PROBE_HIST_BUCKETS, 50);
-	double p99 = probe_hist_percentile(hist, PROBE_HIST_BUCKETS, 99);
+	double p50 = probe_est_hist_percentile(hist, PROBE_HIST_BUCKETS, 50);
+	double p99 = probe_est_hist_percentile(hist, PROBE_HIST_BUCKETS, 99);
 
 	if (p50 >= 0)
 		fprintf(f, "   p50 >= %.0f, p99 >= %.0f", p50, p99);

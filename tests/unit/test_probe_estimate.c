@@ -32,7 +32,7 @@ static void test_poisson_exact(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(garwood) / sizeof(*garwood); i++) {
-		probe_poisson_ci95(garwood[i].k, &lo, &hi);
+		probe_est_poisson_ci95(garwood[i].k, &lo, &hi);
 		near(lo, garwood[i].lo, 0.002);
 		near(hi, garwood[i].hi, 0.002);
 	}
@@ -45,11 +45,11 @@ static void test_poisson_large(void **state)
 	double lo200, hi200, lo201, hi201, lo, hi;
 
 	(void)state;
-	probe_poisson_ci95(200, &lo200, &hi200);
-	probe_poisson_ci95(201, &lo201, &hi201);
+	probe_est_poisson_ci95(200, &lo200, &hi200);
+	probe_est_poisson_ci95(201, &lo201, &hi201);
 	assert_true(lo201 > lo200 && hi201 > hi200);
 	assert_true(lo201 - lo200 < 1.1 && hi201 - hi200 < 1.1);
-	probe_poisson_ci95(1000000, &lo, &hi);
+	probe_est_poisson_ci95(1000000, &lo, &hi);
 	rel_near(lo, 1e6 - 1.96 * 1000, 1e-5);
 	rel_near(hi, 1e6 + 1.96 * 1000, 1e-5);
 }
@@ -63,7 +63,7 @@ static void test_sampled(void **state)
 	(void)state;
 	assert_int_equal(probe_est_sampled(189, 189 * 100000.0, 4002, 100000, &e), 0);
 	near(e.ns, 189 * 100000.0 / 4002, 1e-9);
-	probe_poisson_ci95(189, &lo, &hi);
+	probe_est_poisson_ci95(189, &lo, &hi);
 	near(e.lo, lo * 100000.0 / 4002, 1e-9);
 	near(e.hi, hi * 100000.0 / 4002, 1e-9);
 	assert_true(e.lo < e.ns && e.ns < e.hi);
@@ -87,7 +87,7 @@ static void test_sampled_varied(void **state)
 	(void)state;
 	assert_int_equal(probe_est_sampled(3, 300000, 3, 100000, &e), 0);
 	near(e.ns, 100000, 1e-9);
-	probe_poisson_ci95(3, &lo, &hi);
+	probe_est_poisson_ci95(3, &lo, &hi);
 	near(e.lo, lo * 100000 / 3, 1e-6);
 	near(e.hi, hi * 100000 / 3, 1e-6);
 	/* Short periods: the same count stands for less time. */
@@ -122,14 +122,14 @@ static void test_hist_bucket(void **state)
 		unsigned b = probe_hist_bucket(ns);
 
 		assert_true(b < PROBE_HIST_BUCKETS);
-		assert_true(probe_hist_low(b) <= ns);
+		assert_true(probe_est_hist_low(b) <= ns);
 		if (b + 1 < PROBE_HIST_BUCKETS)
-			assert_true(ns < probe_hist_low(b + 1));
+			assert_true(ns < probe_est_hist_low(b + 1));
 	}
 	assert_int_equal(probe_hist_bucket(7), 7);
 	assert_int_equal(probe_hist_bucket(8), 8);
-	assert_int_equal(probe_hist_low(8), 8);
-	assert_int_equal(probe_hist_low(12), 16);
+	assert_int_equal(probe_est_hist_low(8), 8);
+	assert_int_equal(probe_est_hist_low(12), 16);
 	assert_int_equal(probe_hist_bucket(UINT64_MAX), PROBE_HIST_BUCKETS - 1);
 }
 
@@ -138,15 +138,15 @@ static void test_hist_percentile(void **state)
 	__u64 h[PROBE_HIST_BUCKETS] = { 0 };
 
 	(void)state;
-	near(probe_hist_percentile(h, PROBE_HIST_BUCKETS, 50), -1, 0);
+	near(probe_est_hist_percentile(h, PROBE_HIST_BUCKETS, 50), -1, 0);
 	h[probe_hist_bucket(300)] = 98;		/* 98 calls near 300 ns */
 	h[probe_hist_bucket(5000)] = 2;		/* 2 slow ones */
-	near(probe_hist_percentile(h, PROBE_HIST_BUCKETS, 50),
-	     (double)probe_hist_low(probe_hist_bucket(300)), 0);
-	near(probe_hist_percentile(h, PROBE_HIST_BUCKETS, 98),
-	     (double)probe_hist_low(probe_hist_bucket(300)), 0);
-	near(probe_hist_percentile(h, PROBE_HIST_BUCKETS, 99),
-	     (double)probe_hist_low(probe_hist_bucket(5000)), 0);
+	near(probe_est_hist_percentile(h, PROBE_HIST_BUCKETS, 50),
+	     (double)probe_est_hist_low(probe_hist_bucket(300)), 0);
+	near(probe_est_hist_percentile(h, PROBE_HIST_BUCKETS, 98),
+	     (double)probe_est_hist_low(probe_hist_bucket(300)), 0);
+	near(probe_est_hist_percentile(h, PROBE_HIST_BUCKETS, 99),
+	     (double)probe_est_hist_low(probe_hist_bucket(5000)), 0);
 }
 
 int main(void)
