@@ -29,8 +29,10 @@ static int64_t var_offset(const struct btf *btf, const struct btf_type *sec,
 	return -1;
 }
 
-int probe_btf_percpu_delta(const struct btf *btf, const char *from,
-			   const char *to, int64_t *delta)
+/* From a parsed BTF: 0, or -ENOENT when a variable or the section is
+ * missing. */
+static int percpu_delta(const struct btf *btf, const char *from,
+			const char *to, int64_t *delta)
 {
 	const struct btf_type *sec = percpu_section(btf);
 	int64_t a, b;
@@ -52,7 +54,7 @@ int probe_btf_listener_delta(int64_t *delta)
 
 	if (!btf)
 		return -errno;
-	r = probe_btf_percpu_delta(btf, "runqueues", "listener_array", delta);
+	r = percpu_delta(btf, "runqueues", "listener_array", delta);
 	btf__free(btf);
 	return r;
 }

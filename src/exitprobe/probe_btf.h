@@ -11,13 +11,6 @@
 
 #include <stdint.h>
 
-struct btf;
-
-/* From a parsed BTF: 0, or -ENOENT when a variable or the section is
- * missing. */
-int probe_btf_percpu_delta(const struct btf *btf, const char *from,
-			   const char *to, int64_t *delta);
-
 /* The running kernel's: &listener_array - &runqueues.  0 or -errno. */
 int probe_btf_listener_delta(int64_t *delta);
 

@@ -27,11 +27,6 @@ static const char *method_name(enum probe_method m)
 	       "auto";
 }
 
-const char *probe_report_class_key(unsigned cls)
-{
-	return cls < PROBE_NCLASS ? class_keys[cls] : "?";
-}
-
 struct sums {
 	__u64 exits, samples, sample_ns, foreign, ns, ns_sq;
 };
@@ -55,7 +50,9 @@ static struct sums sum_classes(const struct probe_result *r, unsigned mask)
 	return s;
 }
 
-int probe_report_estimate(const struct probe_result *r, unsigned mask,
+/* Estimate over the classes in mask (bit i = class i): 0, or -EINVAL when
+ * they had no exits. */
+static int estimate(const struct probe_result *r, unsigned mask,
 		    struct probe_est *e)
 {
 	struct sums s = sum_classes(r, mask);
@@ -83,7 +80,7 @@ static void summary_class(const struct probe_result *r, unsigned c,
 	struct probe_est e;
 	double p;
 
-	if (probe_report_estimate(r, 1u << c, &e) < 0)
+	if (estimate(r, 1u << c, &e) < 0)
 		return;
 	snprintf(key, sizeof(key), PROBE_KEY_CLASS_PREFIX "%s", class_keys[c]);
 	kv_double(kb, key, e.ns);
@@ -113,7 +110,7 @@ static void summary_totals(const struct probe_result *r, struct kvbuf *kb)
 	kv_u64(kb, PROBE_KEY_EXITS_LISTENER, sum_classes(r, 0xc).exits);
 	kv_u64(kb, PROBE_KEY_EXITS_FOREIGN, s.foreign);
 	kv_u64(kb, "exits_listener_unknown", r->c.rq_mismatch);
-	if (probe_report_estimate(r, ALL_CLASSES, &e) < 0)
+	if (estimate(r, ALL_CLASSES, &e) < 0)
 		return;
 	kv_double(kb, PROBE_KEY_NS_PER_EXIT, e.ns);
 	kv_double(kb, PROBE_KEY_NS_PER_EXIT_CI95, probe_est_half(&e));
@@ -190,7 +187,7 @@ static void text_row(const struct probe_result *r, FILE *f, const char *label,
 	struct sums s = sum_classes(r, mask);
 	struct probe_est e;
 
-	if (probe_report_estimate(r, mask, &e) < 0)
+	if (estimate(r, mask, &e) < 0)
 		return;
 	fprintf(f, "  %-22s %9llu %9.0f   [%.0f, %.0f]", label,
 		(unsigned long long)s.exits, e.ns, e.lo, e.hi);

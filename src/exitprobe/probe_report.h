@@ -22,13 +22,6 @@ struct probe_result {
 	struct probe_cost cost;
 };
 
-/* "tgid_on_listener" and so on for class cls (PROBE_CLASS_* bits). */
-const char *probe_report_class_key(unsigned cls);
-
-/* Estimate over the classes in mask (bit i = class i): 0, or -EINVAL when
- * they had no exits. */
-int probe_report_estimate(const struct probe_result *r, unsigned mask,
-		    struct probe_est *e);
 
 /* Build the key=value text; 0 or -ENOMEM. */
 int probe_report_summary_text(const struct probe_result *r, struct kvbuf *kb);
