@@ -22,7 +22,5 @@ bool filter_match(const struct filter *f, const struct exit_record *r,
 /* Is glob a pattern fnmatch() reads as written?  An unclosed '[' or a
  * trailing backslash is refused: it would silently match nothing. */
 bool filter_glob_valid(const char *glob);
-/* The record's thread group id, or 0 when the record does not say. */
-uint32_t record_tgid(const struct exit_record *r);
 
 #endif

@@ -3,7 +3,8 @@
 #include <fnmatch.h>
 #include <string.h>
 
-uint32_t record_tgid(const struct exit_record *r)
+/* The record's thread group id, or 0 when the record does not say. */
+static uint32_t tgid_of(const struct exit_record *r)
 {
 	if (r->type == REC_TGID)
 		return r->id;
@@ -13,7 +14,7 @@ uint32_t record_tgid(const struct exit_record *r)
 bool filter_match(const struct filter *f, const struct exit_record *r,
 		  const struct exit_record *who)
 {
-	if (f->by_tgid && record_tgid(r) != f->tgid)
+	if (f->by_tgid && tgid_of(r) != f->tgid)
 		return false;
 	if (f->by_uid && (!rec_has(who, F_UID) || rec_get(who, F_UID) != f->uid))
 		return false;
