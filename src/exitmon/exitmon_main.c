@@ -58,8 +58,8 @@ static uint32_t id_arg(const char *name, const char *arg)
 static const char *comm_arg(const char *arg)
 {
 	if (!filter_glob_valid(arg))
-		usage_die("bad --comm pattern '%s': an unclosed [ or a trailing "
-			  "\\ (write \\[ for a [ itself)", arg);
+		opts_bad_value("comm", arg, "an unclosed [ or a trailing \\; "
+			       "write \\[ for a [ itself");
 	return arg;
 }
 
@@ -75,7 +75,7 @@ static void set_cpus(struct mon_config *cfg, const char *arg)
 	if (!arg) {
 		cfg->cpus = possible;
 	} else if (r == -EINVAL) {
-		usage_die("bad cpu list '%s' (expected a list such as 0-3,8)", arg);
+		opts_bad_value("cpus", arg, "a list such as 0-3,8");
 	} else if (r < 0 || !cpuset_subset(&cfg->cpus, &possible)) {
 		char p[256];
 
@@ -128,7 +128,7 @@ static void parse_option(struct mon_config *cfg, int key, const char *arg,
 	switch (key) {
 	case 'f':
 		if (format_from_name(arg, &cfg->fmt) < 0)
-			usage_die("unknown format '%s' (use text, csv or jsonl)", arg);
+			opts_bad_value("format", arg, "text, csv or jsonl");
 		break;
 	case 'o': cfg->output = arg; break;
 	case OPT_CPUS: *cpus_arg = arg; break;
@@ -153,7 +153,7 @@ static void parse_option(struct mon_config *cfg, int key, const char *arg,
 	case OPT_REPLAY: cfg->replay = arg; break;
 	case OPT_USER:
 		if (privs_check_user(arg) < 0)
-			usage_die("no such user '%s'", arg);
+			opts_bad_value("user", arg, "no such user");
 		cfg->user = arg;
 		break;
 	case OPT_METRICS: cfg->metrics = arg; break;

@@ -31,14 +31,15 @@ expect 7 "possible CPUs are" "cpu number beyond any machine" -- \
 	"$EXITMON" --cpus 0-9999 --duration 1
 expect 8 "cannot open output" "unwritable output" -- \
 	"$EXITMON" -o /proc/nonexistent/out --duration 1
-expect 2 "unknown format" "bad format" -- "$EXITMON" -f xml
+expect 2 "bad value for --format: 'xml'" "bad format" -- "$EXITMON" -f xml
 expect 2 "unknown option" "unknown option" -- "$EXITMON" --frobnicate
 expect 2 "needs a value" "missing value" -- "$EXITMON" --interval
 expect 2 "bad value for --interval" "trailing junk" -- "$EXITMON" --interval 10x
 expect 2 "bad value for --rcvbuf" "negative size" -- "$EXITMON" --rcvbuf -1
 expect 2 "bad value for --count" "zero count" -- "$EXITMON" --count 0
 expect 2 "bad value for --tgid" "huge tgid" -- "$EXITMON" --tgid 99999999999
-expect 2 "bad cpu list" "bad cpu list" -- "$EXITMON" --cpus 3-1
+expect 2 "bad value for --cpus: '3-1'" "bad cpu list" -- "$EXITMON" --cpus 3-1
+expect 2 "bad value for --comm: 'a\[' (an unclosed" "unclosed [ in --comm" -- "$EXITMON" --comm 'a['
 expect 2 "applies only to a live collector" "conflicting options" -- "$EXITMON" --replay x --wakeup
 expect 2 "unexpected argument" "stray argument" -- "$EXITMON" stray
 # Every option that takes a number, with every kind of bad value.
@@ -49,7 +50,7 @@ for opt in --interval --rcvbuf --stats --tgid --uid --duration --count --shards;
 done
 expect 2 "needs a value" "option without its value at the end" -- "$EXITMON" --count
 expect 2 "unknown option" "unknown short option" -- "$EXITMON" -Z
-expect 2 "no such user" "unknown user" -- "$EXITMON" --user no-such-user-xyz
+expect 2 "bad value for --user: 'no-such-user-xyz' (no such user)" "unknown user" -- "$EXITMON" --user no-such-user-xyz
 expect 2 "more than the" "more shards than CPUs" -- "$EXITMON" --shards 2 --cpus 0
 expect 2 "are the same file" "output and capture the same file" -- \
 	"$EXITMON" -o "$T/same" --capture "$T/same"
