@@ -375,7 +375,7 @@ static void note_version(const struct run_env *env, const struct kvmap *m)
 {
 	double sv;
 
-	if (kv_map_double(m, "struct_version", &sv) == 0 && sv > 0)
+	if (kv_map_double(m, MON_KEY_STRUCT_VERSION, &sv) == 0 && sv > 0)
 		env->machine->struct_version = (int)sv;
 }
 
@@ -621,8 +621,10 @@ int sweep_run_probe_check(const struct run_env *env, struct sweep_config *cfg,
 		snprintf(err, errlen, "no summary %s: %s", f.probe_sum, strerror(-r));
 	if (r == 0) {
 		const char *m = kv_map_get(&kv, PROBE_KEY_METHOD);
+		enum sweep_probe used;
 
-		if (m && (!strcmp(m, "fentry") || !strcmp(m, "sample")))
+		if (m && sweep_probe_parse_mode(m, &used) == 0 &&
+		    (used == PROBE_FENTRY || used == PROBE_SAMPLE))
 			snprintf(cfg->probe_method, sizeof(cfg->probe_method), "%s", m);
 		sweep_probe_describe(&kv, cfg->probe_note, sizeof(cfg->probe_note));
 	}
