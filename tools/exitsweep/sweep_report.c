@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sweep_costs.h"
+#include "sweep_plan.h"
 #include "sweep_table.h"
 
 char *sweep_fmt_sig(char *buf, size_t len, double v, int digits)
@@ -112,14 +113,6 @@ size_t sweep_report_group_dims(const struct sweep_config *cfg, enum sweep_dim sk
 	return n;
 }
 
-static bool dacct_varied(const struct sweep_config *cfg)
-{
-	for (size_t i = 0; i < cfg->dim[DIM_DACCT].n; i++)
-		if (cfg->dim[DIM_DACCT].val[i] != DACCT_KEEP)
-			return true;
-	return false;
-}
-
 static void header(FILE *f, const struct sweep_config *cfg,
 		   const struct sweep_plan *plan, const struct sweep_machine *m,
 		   double wall_s, bool interrupted)
@@ -138,7 +131,7 @@ static void header(FILE *f, const struct sweep_config *cfg,
 	else
 		fprintf(f, "taskstats version unknown; ");
 	fprintf(f, "kernel.task_delayacct was %d%s; %s; %s\n", m->delayacct,
-		dacct_varied(cfg) ? " (restored)" : "", m->exitmon_version,
+		sweep_plan_dim_has_other(cfg, DIM_DACCT, DACCT_KEEP) ? " (restored)" : "", m->exitmon_version,
 		m->exitgen_version);
 	fprintf(f, "%s; %u runs per cell", matrix, cfg->runs);
 	if (cfg->kind == KIND_OVERHEAD)
