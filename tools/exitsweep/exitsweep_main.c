@@ -2,10 +2,10 @@
  * tgid accounting, listeners and delay accounting -- exitmon and exitgen
  * driven as separate processes over a shuffled matrix of runs. */
 #include <dirent.h>
-#include <stddef.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
