@@ -40,5 +40,6 @@ struct mon_counters {
 /* Keys of the run, beside the counters (report.c writes them). */
 #define MON_KEY_CPU_USER "cpu_user"	/* seconds of user CPU, exitmon's own */
 #define MON_KEY_CPU_SYS "cpu_sys"	/* seconds of system CPU */
+#define MON_KEY_STRUCT_VERSION "struct_version"	/* of the last record, 0 none */
 
 #endif

@@ -40,6 +40,11 @@ int recread_csv_header(struct recread *rr, const char *line, size_t len);
 int recread_csv(const struct recread *rr, const char *line, size_t len,
 		struct exit_record *r);
 
+/* Whether the CSV header has a column that field f is read from; whether
+ * it has the comm column.  For a reader that needs particular columns. */
+bool recread_csv_has_field(const struct recread *rr, enum rec_field f);
+bool recread_csv_has_comm(const struct recread *rr);
+
 /* Whether a CSV line so far ends inside a quoted field (the row goes on
  * on the next line). */
 bool recread_csv_open_quote(const char *line, size_t len);

@@ -236,6 +236,34 @@ int recread_csv_header(struct recread *rr, const char *line, size_t len)
 	return type && pid ? 0 : -EPROTO;
 }
 
+bool recread_csv_has_field(const struct recread *rr, enum rec_field f)
+{
+	unsigned i;
+
+	for (i = 0; i < rr->ncols; i++) {
+		int c = rr->map[i];
+		enum rec_field fs[2];
+		unsigned m;
+
+		if (c < 0)
+			continue;
+		m = col_fields((enum col_kind)cols[c].kind, cols[c].field, fs);
+		if ((m > 0 && fs[0] == f) || (m > 1 && fs[1] == f))
+			return true;
+	}
+	return false;
+}
+
+bool recread_csv_has_comm(const struct recread *rr)
+{
+	unsigned i;
+
+	for (i = 0; i < rr->ncols; i++)
+		if (rr->map[i] >= 0 && cols[rr->map[i]].kind == C_COMM)
+			return true;
+	return false;
+}
+
 /* A quoted CSV field at p: its unquoted bytes into buf (at most cap), the
  * position after the closing quote in *next. */
 static int csv_unquote(const char *p, const char *end, char *buf, size_t cap,

@@ -67,7 +67,7 @@ int report_summary(const char *path, const struct mon_counters *n,
 	kv_u64(&kb, "rcvbuf", ri->rcvbuf);
 	kv_u64(&kb, "interval_ms", ri->interval_ms);
 	kv_str(&kb, "mode", ri->wakeup ? "wakeup" : "batch");
-	kv_u64(&kb, "struct_version", ri->struct_version);
+	kv_u64(&kb, MON_KEY_STRUCT_VERSION, ri->struct_version);
 	kv_str(&kb, "cpus", ri->cpulist ? ri->cpulist : "");
 	kv_u64(&kb, "shards", ri->shards);
 	r = kv_write_atomic(path, &kb);

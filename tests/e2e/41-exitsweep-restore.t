@@ -5,11 +5,8 @@
 # printed; the exit status tells what happened.
 . "$(dirname "$0")/lib.sh"
 need_taskstats
-EXITSWEEP=$TOP/exitsweep
-[ -x "$EXITSWEEP" ] && [ -x "$EXITGEN" ] || { echo "Bail out! exitsweep or exitgen not built"; exit 1; }
-DA=/proc/sys/kernel/task_delayacct
-[ -w $DA ] || skip_all "no writable $DA (kernel without delay accounting?)"
-da0=$(cat $DA)
+need_exitsweep
+need_writable_delayacct
 flip=$((1 - da0))
 if [ $flip -eq 1 ]; then want=on; else want=off; fi
 diag "kernel.task_delayacct is $da0; the sweeps set it to $flip"
@@ -46,13 +43,20 @@ kids_gone() {
 	return 1
 }
 
+# failing_stub PATH NAME MESSAGE: a stand-in for NAME that answers
+# --version and otherwise fails (exit 3) saying MESSAGE.
+failing_stub() {
+	printf '#!/bin/sh\n[ "$1" = --version ] && { echo "%s stub"; exit 0; }\n' "$2" >"$1"
+	printf 'echo "%s" >&2\nexit 3\n' "$3" >>"$1"
+	chmod 755 "$1"
+}
+
 # --- SIGINT mid-sweep ---
 start_sweep int
 check "SIGINT: the sweep had flipped delay accounting" [ "$(cat $DA)" = $flip ]
 check "SIGINT: a run was in progress (children present)" [ -n "$KIDS" ]
 kill -INT $SW
-wait $SW
-rc=$?
+wait $SW; rc=$?
 check "SIGINT: exit status 130" [ $rc -eq 130 ]
 check "SIGINT: kernel.task_delayacct restored to $da0" [ "$(cat $DA)" = "$da0" ]
 check "SIGINT: exitmon and exitgen gone" kids_gone
@@ -63,8 +67,7 @@ check "SIGINT: partial results printed, marked" grep -q 'INTERRUPTED: partial re
 # --- SIGTERM ---
 start_sweep term
 kill -TERM $SW
-wait $SW
-rc=$?
+wait $SW; rc=$?
 check "SIGTERM: exit status 143" [ $rc -eq 143 ]
 check "SIGTERM: restored" [ "$(cat $DA)" = "$da0" ]
 check "SIGTERM: children gone" kids_gone
@@ -73,23 +76,15 @@ check "SIGTERM: children gone" kids_gone
 start_sweep twice --listener batch
 kill -INT $SW
 kill -INT $SW
-wait $SW
-rc=$?
+wait $SW; rc=$?
 check "second SIGINT: exit status 130" [ $rc -eq 130 ]
 check "second SIGINT: restored" [ "$(cat $DA)" = "$da0" ]
 check "second SIGINT: children gone" kids_gone
 
 # --- a failing run: error names the run, restored, exit 1 ---
-cat >"$T/badgen" <<'EOF'
-#!/bin/sh
-[ "$1" = --version ] && { echo "exitgen stub"; exit 0; }
-echo "exitgen: simulated failure" >&2
-exit 3
-EOF
-chmod 755 "$T/badgen"
+failing_stub "$T/badgen" exitgen "exitgen: simulated failure"
 "$EXITSWEEP" --delayacct $want --exitgen "$T/badgen" --rates 1000 --count 100 \
-	--runs 2 --listener none >"$T/bad.out" 2>"$T/bad.err"
-rc=$?
+	--runs 2 --listener none >"$T/bad.out" 2>"$T/bad.err"; rc=$?
 check "failing run: exit status 1" [ $rc -eq 1 ]
 check "failing run: restored" [ "$(cat $DA)" = "$da0" ]
 check "failing run: the message names the run and exitgen's error" \
@@ -97,16 +92,9 @@ check "failing run: the message names the run and exitgen's error" \
 [ $rc -eq 1 ] || sed 's/^/# /' "$T/bad.err"
 
 # --- a collector that never gets ready: said clearly, nothing changed ---
-cat >"$T/badmon" <<'EOF'
-#!/bin/sh
-[ "$1" = --version ] && { echo "exitmon stub"; exit 0; }
-echo "exitmon: no CAP_NET_ADMIN (stub)" >&2
-exit 3
-EOF
-chmod 755 "$T/badmon"
+failing_stub "$T/badmon" exitmon "exitmon: no CAP_NET_ADMIN (stub)"
 "$EXITSWEEP" --delayacct $want --exitmon "$T/badmon" --rates 1000 --count 100 \
-	--runs 2 --listener batch >"$T/mon.out" 2>"$T/mon.err"
-rc=$?
+	--runs 2 --listener batch >"$T/mon.out" 2>"$T/mon.err"; rc=$?
 check "collector fails: exit status 1" [ $rc -eq 1 ]
 check "collector fails: its status and message" \
 	grep -q 'exitmon exited before it was ready, exit status 3: exitmon: no CAP_NET_ADMIN (stub)' "$T/mon.err"

@@ -5,11 +5,9 @@
 # its exit status, its tables and the files it names.
 . "$(dirname "$0")/lib.sh"
 need_taskstats
-EXITSWEEP=$TOP/exitsweep
+need_exitsweep
 MAN=$TOP/man/exitsweep.1
-[ -x "$EXITSWEEP" ] && [ -x "$EXITGEN" ] || { echo "Bail out! exitsweep or exitgen not built"; exit 1; }
-DA=/proc/sys/kernel/task_delayacct
-da0=$(cat $DA 2>/dev/null)
+delayacct_now
 
 # The literal blocks of the EXAMPLES section, one command a line.
 awk '/^\.Sh /{ex = ($2 == "EXAMPLES")} ex && /^\.Bd -literal/{lit = 1; next}
@@ -41,8 +39,7 @@ while IFS= read -r line; do
 		done
 	fi
 	q=$(quick "$@")
-	(cd "$T/run" && "$EXITSWEEP" "$@" $q) >"$T/ex$i.out" 2>"$T/ex$i.err"
-	rc=$?
+	(cd "$T/run" && "$EXITSWEEP" "$@" $q) >"$T/ex$i.out" 2>"$T/ex$i.err"; rc=$?
 	check "example $i exits 0: exitsweep $*" [ $rc -eq 0 ]
 	[ $rc -eq 0 ] || sed 's/^/# /' "$T/ex$i.err"
 	if [ "$1" = compare ]; then

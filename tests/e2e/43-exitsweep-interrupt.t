@@ -5,11 +5,9 @@
 # each side's runs, and refuses result files of different kinds.
 . "$(dirname "$0")/lib.sh"
 need_taskstats
-EXITSWEEP=$TOP/exitsweep
-[ -x "$EXITSWEEP" ] && [ -x "$EXITGEN" ] || { echo "Bail out! exitsweep or exitgen not built"; exit 1; }
+need_exitsweep
 command -v gnuplot >/dev/null || { echo "Bail out! gnuplot not installed (tools/deps.sh)"; exit 1; }
-mkdir -p "$T/tmp" && chmod 1777 "$T/tmp"
-export TMPDIR=$T/tmp
+sweep_tmpdir
 
 # 16 runs, half of them of 1000 exits at 1000/s (a second each); stop
 # once run 4 started (a fast run may already be done: N says how many)
@@ -23,8 +21,7 @@ for i in $(seq 600); do
 	sleep 0.05
 done
 kill -INT $SW
-wait $SW
-rc=$?
+wait $SW; rc=$?
 check "interrupted sweep: killed by SIGINT (status 130)" [ $rc -eq 130 ]
 [ $rc -eq 130 ] || sed 's/^/# /' "$T/i.err"
 N=$(sed -n 's/.*interrupted by signal 2 after \([0-9]*\) of 16 runs.*/\1/p' "$T/i.err")
@@ -34,7 +31,7 @@ check "interrupted sweep: the report says partial" grep -q "^$N of 16 runs in .*
 check "interrupted sweep: no gnuplot error" sh -c "! grep -qi 'gnuplot\|range is invalid' '$T/i.err'"
 check "interrupted sweep: scratch directory removed" [ -z "$(ls -A "$T/tmp")" ]
 
-python3 - "$T/i.json" "$T/i.csv" "$T/i.svg" "$N" >"$T/py.out" 2>&1 <<'PY'
+python3 - "$T/i.json" "$T/i.csv" "$T/i.svg" "$N" >"$T/py.out" 2>&1 <<'PY'; rc=$?
 import csv, json, sys
 import xml.etree.ElementTree as ET
 n = int(sys.argv[4])
@@ -51,26 +48,21 @@ text = open(sys.argv[3]).read()
 assert '%d of 16 runs (INTERRUPTED: partial)' % n in text, 'plot title'
 assert text.count('<path') > 20, 'an empty plot'
 PY
-rc=$?
 check "interrupted sweep: JSON and CSV partial ($N of 16), the SVG valid and drawn" [ $rc -eq 0 ]
 [ $rc -eq 0 ] || sed 's/^/# /' "$T/py.out"
 
 # --- compare: each side's runs; files of different kinds refused ---
 "$EXITSWEEP" --rates max --count 200 --runs 2 --listener none --probe off \
-	--quiet --json "$T/full.json" >/dev/null 2>"$T/f.err"
-rc=$?
+	--quiet --json "$T/full.json" >/dev/null 2>"$T/f.err"; rc=$?
 check "a short complete sweep" [ $rc -eq 0 ]
-"$EXITSWEEP" compare "$T/i.json" "$T/full.json" >"$T/c.out" 2>"$T/c.err"
-rc=$?
+"$EXITSWEEP" compare "$T/i.json" "$T/full.json" >"$T/c.out" 2>"$T/c.err"; rc=$?
 check "compare: exit 0" [ $rc -eq 0 ]
 check "compare: the partial side's runs" grep -Eq "^  A +$T/i.json +overhead +$N of 16, partial +2 x 1000 " "$T/c.out"
 check "compare: the full side's runs" grep -Eq "^  B +$T/full.json +overhead +4 of 4 +2 x 200 " "$T/c.out"
 "$EXITSWEEP" --kind reap --count 10 --background 0 --mmap none --runs 2 \
-	--quiet --json "$T/reap.json" >/dev/null 2>"$T/r.err"
-rc=$?
+	--quiet --json "$T/reap.json" >/dev/null 2>"$T/r.err"; rc=$?
 check "a short reap sweep" [ $rc -eq 0 ]
-"$EXITSWEEP" compare "$T/full.json" "$T/reap.json" >"$T/k.out" 2>"$T/k.err"
-rc=$?
+"$EXITSWEEP" compare "$T/full.json" "$T/reap.json" >"$T/k.out" 2>"$T/k.err"; rc=$?
 check "compare of different kinds: exit 1" [ $rc -eq 1 ]
 check "compare of different kinds: one line naming both kinds" \
 	sh -c "[ \$(wc -l <'$T/k.err') -eq 1 ] && grep -q '^exitsweep: .*kind overhead but .*reap.json one of kind reap: compare result files of one kind' '$T/k.err'"

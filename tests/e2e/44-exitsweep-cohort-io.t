@@ -6,13 +6,9 @@
 # implausible count is carried along.
 . "$(dirname "$0")/lib.sh"
 need_taskstats
-EXITSWEEP=$TOP/exitsweep
-[ -x "$EXITSWEEP" ] && [ -x "$EXITGEN" ] || { echo "Bail out! exitsweep or exitgen not built"; exit 1; }
-DA=/proc/sys/kernel/task_delayacct
-[ -w $DA ] || skip_all "no writable $DA (kernel without delay accounting?)"
-da0=$(cat $DA)
-mkdir -p "$T/tmp" && chmod 1777 "$T/tmp"
-export TMPDIR=$T/tmp
+need_exitsweep
+need_writable_delayacct
+sweep_tmpdir
 
 # the man page's example, its file in our scratch directory, two runs
 ex=$(awk '/^\.Sh /{ex = ($2 == "EXAMPLES")} ex && /^\.Bd -literal/{lit = 1; next}
@@ -21,8 +17,7 @@ ex=$(awk '/^\.Sh /{ex = ($2 == "EXAMPLES")} ex && /^\.Bd -literal/{lit = 1; next
 check "exitsweep(1) has the I/O example" [ -n "$ex" ]
 args=$(echo "$ex" | sed -e 's/^exitsweep //' -e "s|/var/tmp/exitsweep.dat|$T/io.dat|")
 # shellcheck disable=SC2086
-"$EXITSWEEP" $args --runs 2 --quiet --json "$T/c.json" >"$T/c.out" 2>"$T/c.err"
-rc=$?
+"$EXITSWEEP" $args --runs 2 --quiet --json "$T/c.json" >"$T/c.out" 2>"$T/c.err"; rc=$?
 check "the I/O example runs: exit 0" [ $rc -eq 0 ]
 [ $rc -eq 0 ] || sed 's/^/# /' "$T/c.err"
 diag "exitsweep $args --runs 2"
@@ -31,7 +26,7 @@ check "the table says which records are left out" \
 	grep -q 'delays leave out the Excluded records' "$T/c.out"
 check "the table counts them" grep -Eq 'Excluded \(all runs\) +Implausible \(all runs\)' "$T/c.out"
 
-python3 - "$T/c.json" >"$T/py.out" 2>&1 <<'PY'
+python3 - "$T/c.json" >"$T/py.out" 2>&1 <<'PY'; rc=$?
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d['kind'] == 'cohort' and len(d['runs']) == 4, len(d['runs'])
@@ -50,7 +45,6 @@ s = [i for i in d['summary'] if i['metric'] == 'excluded_records']
 assert len(s) == 2, s
 print('ok', sum(r['values']['excluded_records'] for r in d['runs']), 'excluded')
 PY
-rc=$?
 check "every delay statistic below the longest lifetime; exclusions counted" [ $rc -eq 0 ]
 sed 's/^/# /' "$T/py.out"
 done_testing

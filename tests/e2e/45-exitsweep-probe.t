@@ -7,29 +7,21 @@
 # --probe off says so once.
 . "$(dirname "$0")/lib.sh"
 need_taskstats
-EXITSWEEP=$TOP/exitsweep
-EXITPROBE=$TOP/exitprobe
-[ -x "$EXITSWEEP" ] && [ -x "$EXITGEN" ] && [ -x "$EXITPROBE" ] ||
-	{ echo "Bail out! exitsweep, exitgen or exitprobe not built"; exit 1; }
-mkdir -p "$T/tmp" && chmod 1777 "$T/tmp"
-export TMPDIR=$T/tmp
+need_exitsweep "$EXITPROBE"
+sweep_tmpdir
 
-"$EXITSWEEP" --probe sometimes >/dev/null 2>"$T/u.err"
-rc=$?
+"$EXITSWEEP" --probe sometimes >/dev/null 2>"$T/u.err"; rc=$?
 check "--probe sometimes: usage error" sh -c "[ $rc -eq 2 ] && grep -q -- \"--probe: 'sometimes' (auto, fentry, sample or off)\" '$T/u.err'"
-"$EXITSWEEP" --kind reap --probe sample >/dev/null 2>"$T/u2.err"
-rc=$?
+"$EXITSWEEP" --kind reap --probe sample >/dev/null 2>"$T/u2.err"; rc=$?
 check "--probe with --kind reap: usage error" sh -c "[ $rc -eq 2 ] && grep -q -- '--probe applies to --kind overhead only' '$T/u2.err'"
 
-"$EXITPROBE" --method sample --summary "$T/p.sum" -- /bin/true 2>"$T/p.err"
-rc=$?
+"$EXITPROBE" --method sample --summary "$T/p.sum" -- /bin/true 2>"$T/p.err"; rc=$?
 [ $rc -eq 121 ] && skip_all "BPF is not usable here: $(tail -1 "$T/p.err")"
 
 # a collector the sweep does not know of: every exit meets a listener
 start_exitmon foreign -f csv || { echo "Bail out! exitmon did not start"; exit 1; }
 "$EXITSWEEP" --probe sample --rates 2000 --count 2000 --runs 2 --tgid on,off \
-	--listener none,batch --seed 3 --json "$T/s.json" >"$T/s.out" 2>"$T/s.err"
-rc=$?
+	--listener none,batch --seed 3 --json "$T/s.json" >"$T/s.out" 2>"$T/s.err"; rc=$?
 stop_exitmon
 check "--probe sample sweep: exit 0" [ $rc -eq 0 ]
 [ $rc -eq 0 ] || sed 's/^/# /' "$T/s.err"
@@ -43,7 +35,7 @@ check "... and left out of the comparison" grep -q 'excluded\*' "$T/s.out"
 check "the 2006 table comes second, marked tick-sampled" \
 	sh -c "grep -n 'TICK-SAMPLED' '$T/s.out' | cut -d: -f1 | { read l; [ \$l -gt \$(grep -n '^What tgid' '$T/s.out' | cut -d: -f1) ]; }"
 
-python3 - "$T/s.json" >"$T/py.out" 2>&1 <<'PY'
+python3 - "$T/s.json" >"$T/py.out" 2>&1 <<'PY'; rc=$?
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d['config']['probe'] == 'sample', d['config']
@@ -68,14 +60,12 @@ for k in d['comparisons']:
             assert f['excluded'] is False, f
 print('ok')
 PY
-rc=$?
 check "per cell: ts_ns_per_exit, tgid_on_share ~1 threads ~0 processes, listener_share ~1, the tainted cells excluded" [ $rc -eq 0 ]
 [ $rc -eq 0 ] || sed 's/^/# /' "$T/py.out"
 
 # fentry: used where the kernel allows trampolines, else refused in one line
 "$EXITSWEEP" --probe fentry --rates max --count 300 --runs 2 --tgid on --listener none \
-	--quiet --json "$T/f.json" >"$T/f.out" 2>"$T/f.err"
-rc=$?
+	--quiet --json "$T/f.json" >"$T/f.out" 2>"$T/f.err"; rc=$?
 if [ $rc -eq 0 ]; then
 	check "--probe fentry: used" python3 -c "
 import json, sys; assert json.load(open(sys.argv[1]))['config']['probe'] == 'fentry'" "$T/f.json"
@@ -85,8 +75,7 @@ else
 fi
 
 "$EXITSWEEP" --probe off --rates max --count 300 --runs 2 --tgid on --listener none \
-	--json "$T/o.json" >"$T/o.out" 2>"$T/o.err"
-rc=$?
+	--json "$T/o.json" >"$T/o.out" 2>"$T/o.err"; rc=$?
 check "--probe off: exit 0, said once at the top" \
 	sh -c "[ $rc -eq 0 ] && [ \$(grep -c 'probe off' '$T/o.err') -eq 1 ] && grep -q '^probe: off (--probe off)' '$T/o.out'"
 check "--probe off: no in-kernel figures" python3 -c "

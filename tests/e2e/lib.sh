@@ -119,3 +119,32 @@ public_bin() {
 	done
 	echo "$T/bin"
 }
+
+# --- exitsweep's tests (40-46) ---
+
+# need_exitsweep [PROGRAM...]: EXITSWEEP set; bail out unless it, exitgen
+# and each PROGRAM are built.
+need_exitsweep() {
+	EXITSWEEP=$TOP/exitsweep
+	for p in "$EXITSWEEP" "$EXITGEN" "$@"; do
+		[ -x "$p" ] || { echo "Bail out! $p not built"; exit 1; }
+	done
+}
+
+# delayacct_now: DA is kernel.task_delayacct's file, da0 its value now.
+delayacct_now() {
+	DA=/proc/sys/kernel/task_delayacct
+	da0=$(cat $DA 2>/dev/null)
+}
+
+# need_writable_delayacct: delayacct_now, and skip unless DA can be written.
+need_writable_delayacct() {
+	delayacct_now
+	[ -w $DA ] || skip_all "no writable $DA (kernel without delay accounting?)"
+}
+
+# sweep_tmpdir: TMPDIR a scratch directory any user may write in.
+sweep_tmpdir() {
+	mkdir -p "$T/tmp" && chmod 1777 "$T/tmp"
+	export TMPDIR=$T/tmp
+}

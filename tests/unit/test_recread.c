@@ -128,6 +128,17 @@ static void test_csv_header_by_name(void **state)
 	assert_int_equal(rec_get(&r, F_UTIME), 5);
 	assert_false(rec_has(&r, F_STIME));
 	assert_string_equal(r.comm, "x");
+	/* what the header has, by field */
+	assert_true(recread_csv_has_field(&rr, F_UTIME));
+	assert_true(recread_csv_has_field(&rr, F_TGID));
+	assert_false(recread_csv_has_field(&rr, F_STIME));
+	assert_true(recread_csv_has_comm(&rr));
+
+	recread_init(&rr);
+	assert_int_equal(recread_csv_header(&rr, "btime,pid,type", 14), 0);
+	assert_true(recread_csv_has_field(&rr, F_BTIME64));
+	assert_true(recread_csv_has_field(&rr, F_BTIME));
+	assert_false(recread_csv_has_comm(&rr));
 
 	recread_init(&rr);
 	assert_int_equal(recread_csv_header(&rr, "a,b,c", 5), -EPROTO);

@@ -124,19 +124,6 @@ static void test_dacct(void **state)
 	sweep_dacct_set_path(DELAYACCT_PATH);
 }
 
-static void test_csv_split(void **state)
-{
-	char line[] = "pid,12,\"a,b\"\"c\",,last\n";
-	char *f[8];
-
-	(void)state;
-	assert_int_equal(sweep_csv_split(line, f, 8), 5);
-	assert_string_equal(f[0], "pid");
-	assert_string_equal(f[2], "a,b\"c");
-	assert_string_equal(f[3], "");
-	assert_string_equal(f[4], "last");
-}
-
 /* exitmon's CSV (its real header) for a cohort of three plus noise. */
 static void test_cohort_csv(void **state)
 {
@@ -419,7 +406,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kv),
 		cmocka_unit_test(test_dacct),
-		cmocka_unit_test(test_csv_split),
 		cmocka_unit_test(test_cohort_csv),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_csv_json_compare),

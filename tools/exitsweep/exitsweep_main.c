@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,109 +126,159 @@ static uint64_t number_or_die(const char *opt, const char *arg, uint64_t min,
 	return v;
 }
 
-static void only_for(const char *opt, const char *val, enum sweep_kind need,
-		     enum sweep_kind kind)
+/* The value given, else the default of a --quick or a full sweep. */
+static const char *given_or(const char *given, bool quick, const char *quick_dflt,
+			    const char *dflt)
 {
-	if (val && kind != need)
-		usage_die("--%s applies to --kind %s only", opt, sweep_kind_name(need));
+	return given ? given : quick ? quick_dflt : dflt;
 }
 
-static void set_path(const char **dst, const char *arg)
+/* --- parsing: options whose value is kept as given --- */
+
+#define RAW(field) offsetof(struct raw_opts, field)
+#define CFG(field) offsetof(struct sweep_config, field)
+
+/* Lists and numbers wait in raw_opts until the kind is known; paths go
+ * to the config as they are. */
+static const struct kept_opt {
+	int key;
+	bool to_cfg;
+	size_t off;
+} kept_opts[] = {
+	{ 'k', false, RAW(kind) }, { 'r', false, RAW(rates) },
+	{ OPT_TGID, false, RAW(tgid) }, { 'l', false, RAW(listener) },
+	{ OPT_DELAYACCT, false, RAW(delayacct) }, { OPT_RUNS, false, RAW(runs) },
+	{ OPT_COUNT, false, RAW(count) }, { OPT_SEED, false, RAW(seed) },
+	{ OPT_WORKERS, false, RAW(workers) }, { OPT_BATCH, false, RAW(batch) },
+	{ OPT_BACKGROUND, false, RAW(background) }, { OPT_MMAP, false, RAW(mmap) },
+	{ OPT_KILL_BATCH, false, RAW(kill_batch) }, { OPT_COHORT, false, RAW(cohort) },
+	{ 'W', false, RAW(work) }, { OPT_PROBE, false, RAW(probe) },
+	{ OPT_CSV, true, CFG(csv) }, { OPT_JSON, true, CFG(json) },
+	{ OPT_PLOT, true, CFG(plot) }, { OPT_EXITMON, true, CFG(exitmon) },
+	{ OPT_EXITGEN, true, CFG(exitgen) }, { OPT_EXITPROBE, true, CFG(exitprobe) },
+};
+
+struct parse_ctx {
+	struct sweep_config *cfg;
+	struct raw_opts *raw;
+};
+
+static bool keep_value(struct parse_ctx *c, int key, const char *arg)
 {
-	*dst = arg;
+	for (size_t i = 0; i < sizeof(kept_opts) / sizeof(kept_opts[0]); i++) {
+		const struct kept_opt *k = &kept_opts[i];
+		char *base = k->to_cfg ? (char *)c->cfg : (char *)c->raw;
+
+		if (k->key == key) {
+			*(const char **)(base + k->off) = arg;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void on_option(void *ctx, int key, const char *arg)
+{
+	struct parse_ctx *c = ctx;
+
+	if (keep_value(c, key, arg))
+		return;
+	switch (key) {
+	case OPT_QUICK: c->cfg->quick = true; break;
+	case OPT_QUIET: c->cfg->quiet = true; break;
+	case OPT_RUN_TIMEOUT:
+		if (parse_double(arg, 0.1, 1e7, &c->cfg->run_timeout) < 0)
+			opts_bad_value("run-timeout", arg, "seconds, 0.1 or more");
+		break;
+	case 'h':
+		opts_help(stdout, USAGE, options, N_OPTIONS);
+		exit(0);
+	case 'V':
+		printf("exitsweep %s\n", EXITMON_VERSION);
+		exit(0);
+	default: break;
+	}
 }
 
 static void parse_args(int argc, char **argv, struct sweep_config *cfg,
 		       struct raw_opts *o)
 {
-	struct opts op;
-	int key;
+	struct parse_ctx c = { cfg, o };
 
-	opts_init(&op, options, N_OPTIONS);
-	while ((key = opts_next(&op, argc, argv)) != -1) {
-		switch (key) {
-		case 'k': o->kind = optarg; break;
-		case 'r': o->rates = optarg; break;
-		case OPT_TGID: o->tgid = optarg; break;
-		case 'l': o->listener = optarg; break;
-		case OPT_DELAYACCT: o->delayacct = optarg; break;
-		case OPT_RUNS: o->runs = optarg; break;
-		case OPT_COUNT: o->count = optarg; break;
-		case OPT_SEED: o->seed = optarg; break;
-		case OPT_WORKERS: o->workers = optarg; break;
-		case OPT_BATCH: o->batch = optarg; break;
-		case OPT_BACKGROUND: o->background = optarg; break;
-		case OPT_MMAP: o->mmap = optarg; break;
-		case OPT_KILL_BATCH: o->kill_batch = optarg; break;
-		case OPT_COHORT: o->cohort = optarg; break;
-		case 'W': o->work = optarg; break;
-		case OPT_QUICK: cfg->quick = true; break;
-		case OPT_CSV: set_path(&cfg->csv, optarg); break;
-		case OPT_JSON: set_path(&cfg->json, optarg); break;
-		case OPT_PLOT: set_path(&cfg->plot, optarg); break;
-		case OPT_EXITMON: set_path(&cfg->exitmon, optarg); break;
-		case OPT_EXITGEN: set_path(&cfg->exitgen, optarg); break;
-		case OPT_EXITPROBE: set_path(&cfg->exitprobe, optarg); break;
-		case OPT_PROBE: o->probe = optarg; break;
-		case OPT_RUN_TIMEOUT:
-			if (parse_double(optarg, 0.1, 1e7, &cfg->run_timeout) < 0)
-				opts_bad_value("run-timeout", optarg,
-					       "seconds, 0.1 or more");
-			break;
-		case OPT_QUIET: cfg->quiet = true; break;
-		case 'h':
-			opts_help(stdout, USAGE, options, N_OPTIONS);
-			exit(0);
-		case 'V':
-			printf("exitsweep %s\n", EXITMON_VERSION);
-			exit(0);
-		default: break;
-		}
-	}
+	opts_parse(argc, argv, options, N_OPTIONS, on_option, &c);
 	opts_no_operands(argc, argv);
 }
 
-static void configure_probe(struct sweep_config *cfg, const struct raw_opts *o)
+/* --- configuring: defaults, then --quick's, then what the user gave --- */
+
+/* Options of one kind, in the order they are checked; the lists among
+ * them fill a dimension of the matrix (parse set), the rest are read by
+ * configure_numbers() and configure_probe(). */
+static const struct kind_opt {
+	const char *name;
+	size_t off;		/* in raw_opts */
+	enum sweep_kind kind;
+	enum sweep_dim dim;
+	int (*parse)(const char *list, struct sweep_dimvals *dv);
+	const char *quick_dflt, *dflt, *what;
+} kind_opts[] = {
+	{ "rates", RAW(rates), KIND_OVERHEAD, DIM_RATE, sweep_plan_parse_rates,
+	  "1000,4000,max", "500,1000,2000,4000,max", "a list such as 500,1000,max" },
+	{ "tgid", RAW(tgid), KIND_OVERHEAD, DIM_TGID, sweep_plan_parse_onoff,
+	  "on,off", "on,off", "on, off or on,off" },
+	{ "workers", RAW(workers), KIND_OVERHEAD, DIM_COUNT, NULL, NULL, NULL, NULL },
+	{ "batch", RAW(batch), KIND_OVERHEAD, DIM_COUNT, NULL, NULL, NULL, NULL },
+	{ "background", RAW(background), KIND_REAP, DIM_BACKGROUND,
+	  sweep_plan_parse_counts, "0,500", "0,1000,2000,4000",
+	  "a list of child counts such as 0,2000" },
+	{ "mmap", RAW(mmap), KIND_REAP, DIM_MMAP, sweep_plan_parse_sizes,
+	  "none,100M", "none,100M", "a list of sizes such as none,100M" },
+	{ "kill-batch", RAW(kill_batch), KIND_REAP, DIM_COUNT, NULL, NULL, NULL, NULL },
+	{ "cohort", RAW(cohort), KIND_COHORT, DIM_COUNT, NULL, NULL, NULL, NULL },
+	{ "work", RAW(work), KIND_COHORT, DIM_WORK, sweep_plan_parse_work,
+	  "cpu:200000", "cpu:300000", "cpu:USEC, touch:BYTES, write:BYTES[:PATH] "
+	  "or sync:BYTES[:PATH], comma separated" },
+	{ "probe", RAW(probe), KIND_OVERHEAD, DIM_COUNT, NULL, NULL, NULL, NULL },
+};
+#define N_KIND_OPTS (sizeof(kind_opts) / sizeof(kind_opts[0]))
+
+static const char *raw_value(const struct raw_opts *o, size_t off)
 {
-	only_for("probe", o->probe, KIND_OVERHEAD, cfg->kind);
-	if (o->probe && sweep_probe_parse_mode(o->probe, &cfg->probe) < 0)
-		opts_bad_value("probe", o->probe, "auto, fentry, sample or off");
-	if (!o->probe)
-		cfg->probe = cfg->kind == KIND_OVERHEAD ? PROBE_AUTO : PROBE_OFF;
+	return *(const char *const *)((const char *)o + off);
 }
 
-/* Defaults, then --quick's, then what the user gave. */
-static void configure(struct sweep_config *cfg, const struct raw_opts *o)
+static void check_kind_options(const struct sweep_config *cfg,
+			       const struct raw_opts *o)
 {
-	bool q = cfg->quick;
-	const char *s;
+	for (size_t i = 0; i < N_KIND_OPTS; i++)
+		if (raw_value(o, kind_opts[i].off) && cfg->kind != kind_opts[i].kind)
+			usage_die("--%s applies to --kind %s only", kind_opts[i].name,
+				  sweep_kind_name(kind_opts[i].kind));
+}
 
-	if (o->kind && sweep_kind_from_name(o->kind, &cfg->kind) < 0)
-		usage_die("unknown kind '%s' (use overhead, reap or cohort)", o->kind);
-	only_for("rates", o->rates, KIND_OVERHEAD, cfg->kind);
-	only_for("tgid", o->tgid, KIND_OVERHEAD, cfg->kind);
-	only_for("workers", o->workers, KIND_OVERHEAD, cfg->kind);
-	only_for("batch", o->batch, KIND_OVERHEAD, cfg->kind);
-	only_for("background", o->background, KIND_REAP, cfg->kind);
-	only_for("mmap", o->mmap, KIND_REAP, cfg->kind);
-	only_for("kill-batch", o->kill_batch, KIND_REAP, cfg->kind);
-	only_for("cohort", o->cohort, KIND_COHORT, cfg->kind);
-	only_for("work", o->work, KIND_COHORT, cfg->kind);
-	configure_probe(cfg, o);
-
+/* The kind's dimensions from its lists; the others hold one value. */
+static void configure_dims(struct sweep_config *cfg, const struct raw_opts *o)
+{
 	for (int d = 0; d < DIM_COUNT; d++)
 		sweep_plan_single(&cfg->dim[d], 0, "-");
 	sweep_plan_single(&cfg->dim[DIM_TGID], 1, "on");
+	for (size_t i = 0; i < N_KIND_OPTS; i++) {
+		const struct kind_opt *k = &kind_opts[i];
+		const char *s = given_or(raw_value(o, k->off), cfg->quick,
+					 k->quick_dflt, k->dflt);
+
+		if (k->parse && k->kind == cfg->kind)
+			list_or_die(k->parse(s, &cfg->dim[k->dim]), k->name, s, k->what);
+	}
+}
+
+static void configure_numbers(struct sweep_config *cfg, const struct raw_opts *o)
+{
+	bool q = cfg->quick;
 
 	switch (cfg->kind) {
 	case KIND_OVERHEAD:
-		s = o->rates ? o->rates : q ? "1000,4000,max" : "500,1000,2000,4000,max";
-		list_or_die(sweep_plan_parse_rates(s, &cfg->dim[DIM_RATE]), "rates", s,
-			    "a list such as 500,1000,max");
-		s = o->tgid ? o->tgid : "on,off";
-		list_or_die(sweep_plan_parse_onoff(s, &cfg->dim[DIM_TGID]), "tgid", s,
-			    "on, off or on,off");
-		cfg->count = number_or_die("count", o->count ? o->count : q ? "2000" : "5000",
+		cfg->count = number_or_die("count", given_or(o->count, q, "2000", "5000"),
 					   1, 100000000);
 		cfg->workers = (uint32_t)number_or_die("workers", o->workers ?
 						       o->workers : "1", 1, 1024);
@@ -236,21 +287,12 @@ static void configure(struct sweep_config *cfg, const struct raw_opts *o)
 							     1000000);
 		break;
 	case KIND_REAP:
-		s = o->background ? o->background : q ? "0,500" : "0,1000,2000,4000";
-		list_or_die(sweep_plan_parse_counts(s, &cfg->dim[DIM_BACKGROUND]),
-			    "background", s, "a list of child counts such as 0,2000");
-		s = o->mmap ? o->mmap : "none,100M";
-		list_or_die(sweep_plan_parse_sizes(s, &cfg->dim[DIM_MMAP]), "mmap", s,
-			    "a list of sizes such as none,100M");
-		cfg->count = number_or_die("count", o->count ? o->count : q ? "200" : "1000",
+		cfg->count = number_or_die("count", given_or(o->count, q, "200", "1000"),
 					   1, 100000000);
 		cfg->kill_batch = (uint32_t)number_or_die("kill-batch",
-			o->kill_batch ? o->kill_batch : q ? "100" : "200", 1, 1000000);
+			given_or(o->kill_batch, q, "100", "200"), 1, 1000000);
 		break;
 	case KIND_COHORT:
-		s = o->work ? o->work : q ? "cpu:200000" : "cpu:300000";
-		list_or_die(sweep_plan_parse_work(s, &cfg->dim[DIM_WORK]), "work", s,
-			    "cpu:USEC, touch:BYTES, write:BYTES[:PATH] or sync:BYTES[:PATH], comma separated");
 		cfg->cohort = (uint32_t)number_or_die("cohort", o->cohort ? o->cohort : "6",
 						      1, 100000);
 		cfg->count = cfg->cohort;
@@ -258,20 +300,37 @@ static void configure(struct sweep_config *cfg, const struct raw_opts *o)
 	default:
 		break;
 	}
-	s = o->listener ? o->listener : cfg->kind == KIND_OVERHEAD ? "none,batch" :
-	    cfg->kind == KIND_COHORT ? "batch" : "none";
+}
+
+static void configure_listener(struct sweep_config *cfg, const struct raw_opts *o)
+{
+	const char *s = o->listener ? o->listener : cfg->kind == KIND_OVERHEAD ?
+			"none,batch" : cfg->kind == KIND_COHORT ? "batch" : "none";
+
 	list_or_die(sweep_plan_parse_listeners(s, &cfg->dim[DIM_LISTENER]), "listener", s,
 		    "none, batch, wakeup, comma separated");
-	if (cfg->kind == KIND_COHORT)
-		for (size_t i = 0; i < cfg->dim[DIM_LISTENER].n; i++)
-			if (cfg->dim[DIM_LISTENER].val[i] == LISTEN_NONE)
-				usage_die("--kind cohort needs a listener (its delays "
-					    "come from exitmon's records): use batch or wakeup");
-	s = o->delayacct ? o->delayacct : "keep";
+	if (cfg->kind == KIND_COHORT &&
+	    sweep_plan_dim_has(cfg, DIM_LISTENER, LISTEN_NONE))
+		usage_die("--kind cohort needs a listener (its delays "
+			    "come from exitmon's records): use batch or wakeup");
+}
+
+static void configure_probe(struct sweep_config *cfg, const struct raw_opts *o)
+{
+	if (o->probe && sweep_probe_parse_mode(o->probe, &cfg->probe) < 0)
+		opts_bad_value("probe", o->probe, "auto, fentry, sample or off");
+	if (!o->probe)
+		cfg->probe = cfg->kind == KIND_OVERHEAD ? PROBE_AUTO : PROBE_OFF;
+}
+
+static void configure_runs(struct sweep_config *cfg, const struct raw_opts *o)
+{
+	const char *s = o->delayacct ? o->delayacct : "keep";
+
 	list_or_die(sweep_plan_parse_dacct(s, &cfg->dim[DIM_DACCT]), "delayacct", s,
 		    "keep, on, off or both");
-	cfg->runs = (unsigned)number_or_die("runs", o->runs ? o->runs : q ? "5" : "10",
-					    2, 100000);
+	cfg->runs = (unsigned)number_or_die("runs", given_or(o->runs, cfg->quick,
+							     "5", "10"), 2, 100000);
 	if (o->count && cfg->kind == KIND_COHORT)
 		usage_die("%s", "--count does not apply to --kind cohort "
 			    "(--cohort N sets the workers)");
@@ -279,6 +338,18 @@ static void configure(struct sweep_config *cfg, const struct raw_opts *o)
 		cfg->seed = number_or_die("seed", o->seed, 0, UINT64_MAX);
 	else
 		cfg->seed = ((uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid()) % 1000000;
+}
+
+static void configure(struct sweep_config *cfg, const struct raw_opts *o)
+{
+	if (o->kind && sweep_kind_from_name(o->kind, &cfg->kind) < 0)
+		usage_die("unknown kind '%s' (use overhead, reap or cohort)", o->kind);
+	check_kind_options(cfg, o);
+	configure_probe(cfg, o);
+	configure_dims(cfg, o);
+	configure_numbers(cfg, o);
+	configure_listener(cfg, o);
+	configure_runs(cfg, o);
 }
 
 static void record_command(struct sweep_config *cfg, int argc, char **argv)
@@ -298,35 +369,51 @@ static void record_command(struct sweep_config *cfg, int argc, char **argv)
 
 static bool needs_listener(const struct sweep_config *cfg)
 {
-	for (size_t i = 0; i < cfg->dim[DIM_LISTENER].n; i++)
-		if (cfg->dim[DIM_LISTENER].val[i] != LISTEN_NONE)
-			return true;
-	return false;
+	return sweep_plan_dim_has_other(cfg, DIM_LISTENER, LISTEN_NONE);
 }
 
 static bool changes_dacct(const struct sweep_config *cfg)
 {
-	for (size_t i = 0; i < cfg->dim[DIM_DACCT].n; i++)
-		if (cfg->dim[DIM_DACCT].val[i] != DACCT_KEEP)
-			return true;
-	return false;
+	return sweep_plan_dim_has_other(cfg, DIM_DACCT, DACCT_KEEP);
 }
 
 static char exitmon_buf[PATH_MAX], exitgen_buf[PATH_MAX], exitprobe_buf[PATH_MAX];
 
-static void locate(const char **path, const char *name, char *buf, size_t len,
-		   const char *opt)
+/* A program given by --opt (it must run), else next to exitsweep, in the
+ * sbin directory or in PATH: 0, or -ENOENT. */
+static int find_prog(const char **path, const char *name, char *buf, size_t len,
+		     const char *opt)
 {
 	if (*path) {
 		if (access(*path, X_OK) < 0)
 			die(EXIT_USAGE, "--%s %s: %s", opt, *path, strerror(errno));
-		return;
+		return 0;
 	}
 	if (sweep_proc_locate(name, buf, len) < 0)
+		return -ENOENT;
+	*path = buf;
+	return 0;
+}
+
+static void locate(const char **path, const char *name, char *buf, size_t len,
+		   const char *opt)
+{
+	if (find_prog(path, name, buf, len, opt) < 0)
 		die(EXIT_RUNTIME, "cannot find %s next to exitsweep, in %s or in PATH; "
 		    "build it (make %s) or give --%s PATH", name, sweep_proc_sbindir,
 		    name, opt);
-	*path = buf;
+}
+
+/* exitgen always; exitmon when a cell listens, else if it is at hand (to
+ * learn the taskstats version). */
+static void locate_programs(struct sweep_config *cfg)
+{
+	locate(&cfg->exitgen, "exitgen", exitgen_buf, sizeof(exitgen_buf), "exitgen");
+	if (needs_listener(cfg))
+		locate(&cfg->exitmon, "exitmon", exitmon_buf, sizeof(exitmon_buf), "exitmon");
+	else if (!cfg->exitmon)
+		find_prog(&cfg->exitmon, "exitmon", exitmon_buf, sizeof(exitmon_buf),
+			  "exitmon");
 }
 
 /* An output file must be creatable before an hour of measuring. */
@@ -434,58 +521,79 @@ static int write_outputs(const struct sweep_config *cfg,
 	return status;
 }
 
-static int sweep(struct sweep_config *cfg, struct sweep_machine *m)
+/* The runs in their order until the last, a failure or a signal: how many
+ * finished; *failed_at is the one that failed (SIZE_MAX: none), err why. */
+static size_t run_all(const struct run_env *env, struct sweep_plan *plan,
+		      struct sweep_progress *p, size_t *failed_at, char *err,
+		      size_t errlen)
 {
-	struct sweep_plan plan;
-	struct run_env env = { cfg, tmpdir, m, 30.0 };
-	struct sweep_progress p;
-	char err[1024], key[256];
-	size_t done = 0, failed_at = SIZE_MAX;
-	bool restore_failed = false;
-	int status = 0, r = 0;
+	const struct sweep_config *cfg = env->cfg;
+	size_t i;
 
-	if (sweep_plan_build(cfg, &plan) < 0)
-		die(EXIT_RUNTIME, "out of memory");
-	if (sweep_progress_init(&p, plan.n_cells, isatty(2)) < 0)
-		die(EXIT_RUNTIME, "out of memory");
-	if (!cfg->quiet)
-		fprintf(stderr, "%s: %zu cells x %u runs = %zu runs, seed %llu\n",
-			progname, plan.n_cells, cfg->runs, plan.n_runs,
-			(unsigned long long)cfg->seed);
-	for (size_t i = 0; i < plan.n_runs && !sweep_interrupted; i++) {
-		struct sweep_run *run = &plan.runs[i];
+	for (i = 0; i < plan->n_runs && !sweep_interrupted; i++) {
+		struct sweep_run *run = &plan->runs[i];
 		double t0 = mono_s();
 
 		snprintf(run->tag, sizeof(run->tag), "xs%05ur%u",
 			 (unsigned)(getpid() % 100000), (unsigned)(i % 10000000));
 		if (!cfg->quiet)
-			sweep_progress_show(stderr, cfg, &plan, &p, i);
-		r = sweep_run_one(&env, &plan.cells[run->cell], run, err, sizeof(err));
-		if (r < 0) {
-			failed_at = i;
+			sweep_progress_show(stderr, cfg, plan, p, i);
+		if (sweep_run_one(env, &plan->cells[run->cell], run, err, errlen) < 0) {
+			*failed_at = i;
 			break;
 		}
-		done++;
-		sweep_progress_note(cfg, &plan, &p, run->cell, mono_s() - t0);
+		sweep_progress_note(cfg, plan, p, run->cell, mono_s() - t0);
 	}
-	restore_or_warn(&restore_failed);
-	if (!cfg->quiet && p.tty)
+	return i;
+}
+
+/* How the runs ended, on standard error: EXIT_RUNTIME for a failed run. */
+static int say_end(const struct sweep_config *cfg, const struct sweep_plan *plan,
+		   const struct sweep_progress *p, size_t done, size_t failed_at,
+		   const char *err)
+{
+	char key[256];
+
+	if (!cfg->quiet && p->tty)
 		fputc('\n', stderr);
 	if (sweep_interrupted) {
 		warnmsg("interrupted by signal %d after %zu of %zu runs%s",
-			sweep_interrupted, done, plan.n_runs,
+			sweep_interrupted, done, plan->n_runs,
 			sweep_dacct_saved() && changes_dacct(cfg) ?
 			"; kernel.task_delayacct restored" : "");
 	} else if (failed_at != SIZE_MAX) {
-		sweep_analyze_cell_key(cfg, &plan.cells[plan.runs[failed_at].cell],
+		sweep_analyze_cell_key(cfg, &plan->cells[plan->runs[failed_at].cell],
 				 DIM_COUNT, key, sizeof(key));
-		warnmsg("run %zu of %zu (%s): %s", failed_at + 1, plan.n_runs, key, err);
-		status = EXIT_RUNTIME;
+		warnmsg("run %zu of %zu (%s): %s", failed_at + 1, plan->n_runs, key, err);
+		return EXIT_RUNTIME;
 	} else if (!cfg->quiet) {
 		fprintf(stderr, "%s: %zu runs in %.0f s%s\n", progname, done,
-			mono_s() - p.start, changes_dacct(cfg) ?
+			mono_s() - p->start, changes_dacct(cfg) ?
 			"; kernel.task_delayacct restored" : "");
 	}
+	return 0;
+}
+
+static int sweep(struct sweep_config *cfg, struct sweep_machine *m)
+{
+	struct sweep_plan plan;
+	struct run_env env = { cfg, tmpdir, m, 30.0 };
+	struct sweep_progress p;
+	char err[1024];
+	size_t done, failed_at = SIZE_MAX;
+	bool restore_failed = false;
+	int status, r;
+
+	if (sweep_plan_build(cfg, &plan) < 0 ||
+	    sweep_progress_init(&p, plan.n_cells, isatty(2)) < 0)
+		die(EXIT_RUNTIME, "out of memory");
+	if (!cfg->quiet)
+		fprintf(stderr, "%s: %zu cells x %u runs = %zu runs, seed %llu\n",
+			progname, plan.n_cells, cfg->runs, plan.n_runs,
+			(unsigned long long)cfg->seed);
+	done = run_all(&env, &plan, &p, &failed_at, err, sizeof(err));
+	restore_or_warn(&restore_failed);
+	status = say_end(cfg, &plan, &p, done, failed_at, err);
 	if (done) {
 		r = write_outputs(cfg, &plan, m, mono_s() - p.start,
 				  done < plan.n_runs);
@@ -499,18 +607,11 @@ static int sweep(struct sweep_config *cfg, struct sweep_machine *m)
 	return status;
 }
 
-/* exitprobe given, next to exitsweep, in sbin or in PATH: 0, or -ENOENT. */
-static int probe_find(struct sweep_config *cfg)
+/* Interrupted before or after the runs: clean up, die of the signal. */
+static _Noreturn void die_of_signal(void)
 {
-	if (cfg->exitprobe) {
-		if (access(cfg->exitprobe, X_OK) < 0)
-			die(EXIT_USAGE, "--exitprobe %s: %s", cfg->exitprobe, strerror(errno));
-		return 0;
-	}
-	if (sweep_proc_locate("exitprobe", exitprobe_buf, sizeof(exitprobe_buf)) < 0)
-		return -ENOENT;
-	cfg->exitprobe = exitprobe_buf;
-	return 0;
+	remove_tmpdir();
+	sweep_sig_reraise();
 }
 
 /* --probe: find exitprobe and prove it runs here.  auto falls back to off
@@ -526,16 +627,15 @@ static void probe_setup(struct run_env *env, struct sweep_config *cfg)
 		 sweep_probe_method_arg(cfg->probe));
 	if (cfg->probe == PROBE_OFF)
 		snprintf(err, sizeof(err), "--probe off");
-	else if (probe_find(cfg) < 0)
+	else if (find_prog(&cfg->exitprobe, "exitprobe", exitprobe_buf,
+			   sizeof(exitprobe_buf), "exitprobe") < 0)
 		snprintf(err, sizeof(err), "exitprobe not found next to exitsweep, "
 			 "in %s or in PATH (build it, or give --exitprobe PATH)",
 			 sweep_proc_sbindir);
 	else
 		r = sweep_run_probe_check(env, cfg, err, sizeof(err));
-	if (r == -EINTR) {
-		remove_tmpdir();
-		sweep_sig_reraise();
-	}
+	if (r == -EINTR)
+		die_of_signal();
 	if (asked && (r < 0 || !cfg->exitprobe))
 		die(EXIT_RUNTIME, "--probe %s cannot run: %s", cfg->probe_method, err);
 	if (r < 0 || !cfg->exitprobe) {
@@ -572,14 +672,62 @@ static int compare_cmd(int argc, char **argv)
 	return 0;
 }
 
+/* What must hold before an hour of measuring: outputs writable, gnuplot
+ * there, the sysctl writable when a cell changes it. */
+static void preflight(const struct sweep_config *cfg, const struct raw_opts *raw)
+{
+	char gp[PATH_MAX];
+	int r, v;
+
+	check_output("csv", cfg->csv);
+	check_output("json", cfg->json);
+	check_output("plot", cfg->plot);
+	if (cfg->plot && sweep_plot_find_gnuplot(gp, sizeof(gp)) < 0)
+		die(EXIT_RUNTIME, "%s", PLOT_MISSING_MSG);
+	if (changes_dacct(cfg) && (r = sweep_dacct_check_writable()) < 0)
+		die(EXIT_RUNTIME, "--delayacct %s needs to write %s (%s); run as "
+		    "root or use --delayacct keep", raw->delayacct, sweep_dacct_path(),
+		    strerror(-r));
+	if (cfg->kind == KIND_COHORT && !changes_dacct(cfg) &&
+	    sweep_dacct_read(&v) == 0 && v == 0)
+		warnmsg("kernel.task_delayacct is 0: block-I/O delays will "
+			"read 0 (use --delayacct on to see them)");
+}
+
+static void collect_machine(const struct sweep_config *cfg, struct sweep_machine *m)
+{
+	sweep_machine_collect(m);
+	sweep_machine_prog_version(cfg->exitgen, m->exitgen_version,
+			     sizeof(m->exitgen_version));
+	if (cfg->exitmon)
+		sweep_machine_prog_version(cfg->exitmon, m->exitmon_version,
+				     sizeof(m->exitmon_version));
+}
+
+/* Prove the collector works before a long sweep; learn the taskstats
+ * version on the way (optional when no run needs a listener). */
+static void prove_collector(const struct run_env *env)
+{
+	char err[1024];
+	int r;
+
+	if (!env->cfg->exitmon)
+		return;
+	r = sweep_run_probe(env, err, sizeof(err));
+	if (r == -EINTR)
+		die_of_signal();
+	if (r < 0 && needs_listener(env->cfg))
+		die(EXIT_RUNTIME, "exitmon cannot listen: %s (listener runs need "
+		    "root, CAP_NET_ADMIN; or use --listener none)", err);
+}
+
 int main(int argc, char **argv)
 {
 	struct sweep_config cfg = { .kind = KIND_OVERHEAD };
 	struct raw_opts raw = { 0 };
 	struct sweep_machine machine;
 	struct run_env env = { &cfg, NULL, &machine, 30.0 };
-	char gp[PATH_MAX], err[1024];
-	int r, status;
+	int status;
 
 	log_init(argv[0]);
 	if (argc > 1 && !strcmp(argv[1], "compare"))
@@ -587,60 +735,19 @@ int main(int argc, char **argv)
 	parse_args(argc, argv, &cfg, &raw);
 	configure(&cfg, &raw);
 	record_command(&cfg, argc, argv);
-
-	locate(&cfg.exitgen, "exitgen", exitgen_buf, sizeof(exitgen_buf), "exitgen");
-	if (needs_listener(&cfg))
-		locate(&cfg.exitmon, "exitmon", exitmon_buf, sizeof(exitmon_buf), "exitmon");
-	else if (!cfg.exitmon && sweep_proc_locate("exitmon", exitmon_buf, sizeof(exitmon_buf)) == 0)
-		cfg.exitmon = exitmon_buf;
-	check_output("csv", cfg.csv);
-	check_output("json", cfg.json);
-	check_output("plot", cfg.plot);
-	if (cfg.plot && sweep_plot_find_gnuplot(gp, sizeof(gp)) < 0)
-		die(EXIT_RUNTIME, "%s", PLOT_MISSING_MSG);
-	if (changes_dacct(&cfg) && (r = sweep_dacct_check_writable()) < 0)
-		die(EXIT_RUNTIME, "--delayacct %s needs to write %s (%s); run as "
-		    "root or use --delayacct keep", raw.delayacct, sweep_dacct_path(),
-		    strerror(-r));
-	if (cfg.kind == KIND_COHORT && !changes_dacct(&cfg)) {
-		int v;
-
-		if (sweep_dacct_read(&v) == 0 && v == 0)
-			warnmsg("kernel.task_delayacct is 0: block-I/O delays will "
-				"read 0 (use --delayacct on to see them)");
-	}
-
-	sweep_machine_collect(&machine);
-	sweep_machine_prog_version(cfg.exitgen, machine.exitgen_version,
-			     sizeof(machine.exitgen_version));
-	if (cfg.exitmon)
-		sweep_machine_prog_version(cfg.exitmon, machine.exitmon_version,
-				     sizeof(machine.exitmon_version));
+	locate_programs(&cfg);
+	preflight(&cfg, &raw);
+	collect_machine(&cfg, &machine);
 	make_tmpdir();
 	sweep_sig_install();
 	if (sweep_dacct_save() < 0 && changes_dacct(&cfg))
 		die(EXIT_RUNTIME, "cannot read %s", sweep_dacct_path());
-
-	/* Prove the collector works before a long sweep; learn the taskstats
-	 * version on the way (optional when no run needs a listener). */
 	env.tmpdir = tmpdir;
-	if (cfg.exitmon) {
-		r = sweep_run_probe(&env, err, sizeof(err));
-		if (r == -EINTR) {
-			remove_tmpdir();
-			sweep_sig_reraise();
-		}
-		if (r < 0 && needs_listener(&cfg))
-			die(EXIT_RUNTIME, "exitmon cannot listen: %s (listener runs need "
-			    "root, CAP_NET_ADMIN; or use --listener none)", err);
-	}
-
+	prove_collector(&env);
 	if (cfg.kind == KIND_OVERHEAD)
 		probe_setup(&env, &cfg);
 	status = sweep(&cfg, &machine);
-	if (sweep_interrupted) {
-		remove_tmpdir();
-		sweep_sig_reraise();
-	}
+	if (sweep_interrupted)
+		die_of_signal();
 	return status;
 }

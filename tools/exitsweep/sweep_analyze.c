@@ -263,17 +263,10 @@ static int cmp_cells(const void *pa, const void *pb)
 	return a->v[row] - b->v[row];
 }
 
-int sweep_analyze(const struct sweep_config *cfg, const struct sweep_plan *plan,
-	    struct analysis *a)
+/* Each cell's statistics, and the cells in table order. */
+static void analyze_cells(const struct sweep_config *cfg,
+			  const struct sweep_plan *plan, struct analysis *a)
 {
-	enum sweep_metric mets[8];
-	size_t nm = sweep_analyze_compared_metrics(cfg->kind, mets, 8), cap;
-
-	memset(a, 0, sizeof(*a));
-	a->cells = calloc(plan->n_cells, sizeof(*a->cells));
-	a->order = calloc(plan->n_cells, sizeof(*a->order));
-	if (!a->cells || !a->order)
-		goto nomem;
 	for (size_t c = 0; c < plan->n_cells; c++) {
 		a->order[c] = c;
 		for (size_t i = 0; i < plan->n_runs; i++)
@@ -287,33 +280,54 @@ int sweep_analyze(const struct sweep_config *cfg, const struct sweep_plan *plan,
 		}
 		a->cells[c].tainted = tainted(cfg, plan, c, &a->cells[c]);
 	}
-	a->hz = sweep_cpu_kernel_hz(a->hz_how, sizeof(a->hz_how));
 	sort_cfg = cfg;
 	sort_plan = plan;
 	qsort(a->order, plan->n_cells, sizeof(*a->order), cmp_cells);
+}
 
+/* The figures of comparison k: for each cell on its a side and each
+ * compared metric, against the cell on its b side. */
+static void compare_cells(const struct sweep_config *cfg, const struct sweep_plan *plan,
+			  struct analysis *a, size_t k, const enum sweep_metric *mets,
+			  size_t nm)
+{
+	const struct comparison *cmp = &a->cmp[k];
+
+	for (size_t oi = 0; oi < plan->n_cells; oi++) {
+		size_t ca = a->order[oi];
+		long cb;
+
+		if (plan->cells[ca].v[cmp->dim] != cmp->a)
+			continue;
+		cb = sweep_plan_find_cell(plan, &plan->cells[ca], cmp->dim, cmp->b);
+		if (cb < 0)
+			continue;
+		for (size_t j = 0; j < nm; j++)
+			figure(cfg, plan, a, &a->figs[a->n_figs++], k, ca, (size_t)cb,
+			       mets[j]);
+	}
+}
+
+int sweep_analyze(const struct sweep_config *cfg, const struct sweep_plan *plan,
+	    struct analysis *a)
+{
+	enum sweep_metric mets[8];
+	size_t nm = sweep_analyze_compared_metrics(cfg->kind, mets, 8), cap;
+
+	memset(a, 0, sizeof(*a));
+	a->cells = calloc(plan->n_cells, sizeof(*a->cells));
+	a->order = calloc(plan->n_cells, sizeof(*a->order));
+	if (!a->cells || !a->order)
+		goto nomem;
+	analyze_cells(cfg, plan, a);
+	a->hz = sweep_cpu_kernel_hz(a->hz_how, sizeof(a->hz_how));
 	plan_comparisons(cfg, a);
 	cap = a->n_cmp * plan->n_cells * nm;
 	a->figs = calloc(cap ? cap : 1, sizeof(*a->figs));
 	if (!a->figs)
 		goto nomem;
-	for (size_t k = 0; k < a->n_cmp; k++) {
-		const struct comparison *cmp = &a->cmp[k];
-
-		for (size_t oi = 0; oi < plan->n_cells; oi++) {
-			size_t ca = a->order[oi];
-			long cb;
-
-			if (plan->cells[ca].v[cmp->dim] != cmp->a)
-				continue;
-			cb = sweep_plan_find_cell(plan, &plan->cells[ca], cmp->dim, cmp->b);
-			if (cb < 0)
-				continue;
-			for (size_t j = 0; j < nm; j++)
-				figure(cfg, plan, a, &a->figs[a->n_figs++], k, ca, (size_t)cb,
-				       mets[j]);
-		}
-	}
+	for (size_t k = 0; k < a->n_cmp; k++)
+		compare_cells(cfg, plan, a, k, mets, nm);
 	return 0;
 nomem:
 	sweep_analysis_free(a);

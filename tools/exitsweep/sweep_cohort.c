@@ -9,52 +9,9 @@
 #include <string.h>
 
 #include "numparse.h"
+#include "record.h"
+#include "recread.h"
 #include "stats.h"
-
-size_t sweep_csv_split(char *line, char **fields, size_t max)
-{
-	size_t n = 0;
-	char *p = line;
-
-	line[strcspn(line, "\r\n")] = '\0';
-	while (n < max) {
-		if (*p == '"') {
-			char *out = ++p;
-
-			fields[n++] = out;
-			for (;;) {
-				if (*p == '\0')
-					break;
-				if (*p == '"' && p[1] == '"') {
-					*out++ = '"';
-					p += 2;
-				} else if (*p == '"') {
-					p++;
-					break;
-				} else {
-					*out++ = *p++;
-				}
-			}
-			/* skip to the separator */
-			while (*p && *p != ',')
-				p++;
-			*out = '\0';
-			if (*p == ',')
-				p++;
-			else
-				return n;
-		} else {
-			char *comma = strchr(p, ',');
-
-			fields[n++] = p;
-			if (!comma)
-				return n;
-			*comma = '\0';
-			p = comma + 1;
-		}
-	}
-	return n;
-}
 
 void sweep_cohort_set_groups(struct sweep_run *run, const char *groups)
 {
@@ -117,63 +74,25 @@ int sweep_cohort_set_times(struct sweep_run *run, const char *list)
 	return 0;
 }
 
-enum { C_TYPE, C_COMM, C_ELAPSED, C_CPU_DELAY, C_BLKIO_DELAY,
-       C_RUN_REAL, C_N };
-static const char *const col_names[C_N] = {
-	"type", "comm", "elapsed_us", "cpu_delay_ns", "blkio_delay_ns",
-	"cpu_run_real_ns",
+/* The fields a cohort reads from exitmon's records (beside type and comm;
+ * record_implausible() reads every delay total the file has). */
+static const enum rec_field cohort_fields[] = {
+	F_ETIME, F_CPU_DELAY_TOTAL, F_BLKIO_DELAY_TOTAL, F_CPU_RUN_REAL_TOTAL,
 };
 
-#define MAX_FIELDS 160
-/* exitmon's record_implausible() allows this much between the delay and
- * elapsed clocks (src/common/record.c) */
-#define COHORT_DELAY_SLACK_NS 10e6
-
-static double field_num(char **f, const int *col, int c)
+static double field_num(const struct exit_record *r, enum rec_field f)
 {
-	double v;
-
-	return parse_double(f[col[c]], 0, 1e300, &v) < 0 ? NAN : v;
+	return rec_has(r, f) ? (double)rec_get(r, f) : NAN;
 }
 
-/* The header's columns: ours in col[], and every "*_delay_ns" total (the
- * kinds of wait exitmon checks) in delays[], -1 terminated. */
-static int read_header(char *line, int *col, int *delays)
+static bool header_has_ours(const struct recread *rr)
 {
-	char *f[MAX_FIELDS];
-	size_t nf = sweep_csv_split(line, f, MAX_FIELDS), nd = 0;
-
-	for (int c = 0; c < C_N; c++) {
-		col[c] = -1;
-		for (size_t i = 0; i < nf; i++)
-			if (!strcmp(f[i], col_names[c]))
-				col[c] = (int)i;
-		if (col[c] < 0)
-			return -EBADMSG;
-	}
-	for (size_t i = 0; i < nf && nd + 1 < MAX_FIELDS; i++) {
-		size_t l = strlen(f[i]);
-
-		if (l > 9 && !strcmp(f[i] + l - 9, "_delay_ns"))
-			delays[nd++] = (int)i;
-	}
-	delays[nd] = -1;
-	return 0;
-}
-
-/* A record that waited longer than it lived: the kernel's "delay =
- * uptime" records right after delay accounting is switched on. */
-static bool implausible(char **f, size_t nf, const int *col, const int *delays)
-{
-	double life = field_num(f, col, C_ELAPSED) * 1000 + COHORT_DELAY_SLACK_NS;
-
-	for (const int *d = delays; *d >= 0; d++) {
-		double v;
-
-		if ((size_t)*d < nf && parse_double(f[*d], 0, 1e300, &v) == 0 && v > life)
-			return true;
-	}
-	return false;
+	if (!recread_csv_has_comm(rr))
+		return false;
+	for (size_t i = 0; i < sizeof(cohort_fields) / sizeof(cohort_fields[0]); i++)
+		if (!recread_csv_has_field(rr, cohort_fields[i]))
+			return false;
+	return true;
 }
 
 struct cohort_sums {
@@ -182,8 +101,8 @@ struct cohort_sums {
 	double cpu, max_cpu, io, max_io, run;
 };
 
-static int add_record(struct cohort_sums *cs, char **f, size_t nf,
-		      const int *col, const int *delays, struct sweep_run *run)
+static int add_record(struct cohort_sums *cs, const struct exit_record *r,
+		      struct sweep_run *run)
 {
 	double cpu, io;
 
@@ -196,19 +115,21 @@ static int add_record(struct cohort_sums *cs, char **f, size_t nf,
 		cs->el = ne;
 		cs->cap = cap;
 	}
-	cs->el[cs->n++] = field_num(f, col, C_ELAPSED) / 1e6;
-	if (implausible(f, nf, col, delays)) {
+	cs->el[cs->n++] = field_num(r, F_ETIME) / 1e6;
+	/* A record that waited longer than it lived: the kernel's "delay =
+	 * uptime" records right after delay accounting is switched on. */
+	if (record_implausible(r)) {
 		run->v[M_EXCLUDED] = (isnan(run->v[M_EXCLUDED]) ? 0 : run->v[M_EXCLUDED]) + 1;
 		return 0;
 	}
-	cpu = field_num(f, col, C_CPU_DELAY) / 1e6;
-	io = field_num(f, col, C_BLKIO_DELAY) / 1e6;
+	cpu = field_num(r, F_CPU_DELAY_TOTAL) / 1e6;
+	io = field_num(r, F_BLKIO_DELAY_TOTAL) / 1e6;
 	cs->ok++;
 	cs->cpu += cpu;
 	cs->io += io;
 	cs->max_cpu = fmax(cs->max_cpu, cpu);
 	cs->max_io = fmax(cs->max_io, io);
-	cs->run += field_num(f, col, C_RUN_REAL) / 1e6;
+	cs->run += field_num(r, F_CPU_RUN_REAL_TOTAL) / 1e6;
 	return 0;
 }
 
@@ -235,32 +156,87 @@ static void cohort_finish(struct cohort_sums *cs, struct sweep_run *run)
 	free(cs->el);
 }
 
+/* CSV rows from a file; a quoted field may hold a newline (a comm can),
+ * so one row can span lines. */
+struct csv_rows {
+	FILE *in;
+	char *row, *more;
+	size_t cap, more_cap;
+};
+
+/* The next row, without its newline, in rs->row: 1, 0 at the end, or
+ * -ENOMEM. */
+static int rows_next(struct csv_rows *rs, size_t *len)
+{
+	ssize_t n = getline(&rs->row, &rs->cap, rs->in), m;
+
+	while (n > 0 && recread_csv_open_quote(rs->row, (size_t)n) &&
+	       (m = getline(&rs->more, &rs->more_cap, rs->in)) > 0) {
+		char *row = realloc(rs->row, (size_t)(n + m) + 1);
+
+		if (!row)
+			return -ENOMEM;
+		memcpy(row + n, rs->more, (size_t)m + 1);
+		rs->row = row;
+		rs->cap = (size_t)(n + m) + 1;
+		n += m;
+	}
+	if (n <= 0)
+		return 0;
+	if (rs->row[n - 1] == '\n')
+		rs->row[--n] = '\0';
+	*len = (size_t)n;
+	return 1;
+}
+
+/* The header row, through the one reader of exitmon's records. */
+static int read_header(struct csv_rows *rs, struct recread *rr)
+{
+	size_t len;
+	int k = rows_next(rs, &len);
+
+	if (k <= 0)
+		return k < 0 ? k : -EBADMSG;
+	recread_init(rr);
+	if (recread_csv_header(rr, rs->row, len) < 0 || !header_has_ours(rr))
+		return -EBADMSG;
+	return 0;
+}
+
+/* The pid records of the cohort (comm tag) into cs; rows that do not fit
+ * the header are passed over. */
+static int read_rows(struct csv_rows *rs, const struct recread *rr,
+		     const char *tag, struct cohort_sums *cs, struct sweep_run *run)
+{
+	struct exit_record r;
+	size_t len;
+	int k;
+
+	while ((k = rows_next(rs, &len)) > 0) {
+		if (recread_csv(rr, rs->row, len, &r) < 0 || r.type != REC_PID ||
+		    strcmp(r.comm, tag))
+			continue;
+		if ((k = add_record(cs, &r, run)) < 0)
+			break;
+	}
+	return k;
+}
+
 int sweep_cohort_read_csv(const char *path, const char *tag, struct sweep_run *run)
 {
-	char line[16384];
-	char *f[MAX_FIELDS];
-	int col[C_N], delays[MAX_FIELDS];
+	struct csv_rows rs = { fopen(path, "re"), NULL, NULL, 0, 0 };
 	struct cohort_sums cs = { 0 };
-	FILE *in = fopen(path, "re");
-	int r = 0;
+	struct recread rr;
+	int r;
 
-	if (!in)
+	if (!rs.in)
 		return -errno;
-	if (!fgets(line, sizeof(line), in) || read_header(line, col, delays) < 0) {
-		fclose(in);
-		return -EBADMSG;
-	}
-	while (r == 0 && fgets(line, sizeof(line), in)) {
-		size_t nf = sweep_csv_split(line, f, MAX_FIELDS);
-		bool short_row = false;
-
-		for (int c = 0; c < C_N; c++)
-			short_row |= (size_t)col[c] >= nf;
-		if (short_row || strcmp(f[col[C_TYPE]], "pid") || strcmp(f[col[C_COMM]], tag))
-			continue;
-		r = add_record(&cs, f, nf, col, delays, run);
-	}
-	fclose(in);
+	r = read_header(&rs, &rr);
+	if (r == 0)
+		r = read_rows(&rs, &rr, tag, &cs, run);
+	fclose(rs.in);
+	free(rs.row);
+	free(rs.more);
 	if (r < 0) {
 		free(cs.el);
 		return r;

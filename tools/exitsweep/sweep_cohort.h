@@ -9,8 +9,9 @@
 
 #include "sweep.h"
 
-/* Read exitmon's CSV: the pid records whose comm is tag give the run's delay metrics; when the
- * run has no finish times from exitgen, the records' lifetimes (start to
+/* Read exitmon's CSV (through recread, by column name): the pid records
+ * whose comm is tag give the run's delay metrics; when the run has no
+ * finish times from exitgen, the records' lifetimes (start to
  * exit, so including the wait at the start line) stand in for the plot.
  * 0, -errno, or -EBADMSG (no header / missing columns). */
 int sweep_cohort_read_csv(const char *path, const char *tag, struct sweep_run *run);
@@ -21,9 +22,5 @@ void sweep_cohort_set_groups(struct sweep_run *run, const char *groups);
 /* Parse a comma-separated list of seconds (exitgen's finish times) into
  * run->exit_times, sorted.  0, -EINVAL or -ENOMEM. */
 int sweep_cohort_set_times(struct sweep_run *run, const char *list);
-
-/* One CSV line split into fields (RFC 4180 quotes); returns the number of
- * fields, at most max; the line is modified in place. */
-size_t sweep_csv_split(char *line, char **fields, size_t max);
 
 #endif

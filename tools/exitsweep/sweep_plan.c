@@ -59,6 +59,21 @@ void sweep_plan_single(struct sweep_dimvals *dv, int64_t val, const char *label)
 	add(dv, val, label);
 }
 
+bool sweep_plan_dim_has(const struct sweep_config *cfg, enum sweep_dim d, int64_t v)
+{
+	for (size_t i = 0; i < cfg->dim[d].n; i++)
+		if (cfg->dim[d].val[i] == v)
+			return true;
+	return false;
+}
+
+bool sweep_plan_dim_has_other(const struct sweep_config *cfg, enum sweep_dim d,
+			      int64_t v)
+{
+	/* a dimension's values are distinct: the list parsers refuse repeats */
+	return cfg->dim[d].n > (sweep_plan_dim_has(cfg, d, v) ? 1u : 0u);
+}
+
 static int rate_item(const char *s, struct sweep_dimvals *dv)
 {
 	uint32_t v;

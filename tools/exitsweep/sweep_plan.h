@@ -18,6 +18,11 @@ int sweep_plan_parse_sizes(const char *list, struct sweep_dimvals *dv);   /* 0,1
 int sweep_plan_parse_work(const char *list, struct sweep_dimvals *dv);    /* cpu:USEC,... */
 /* One value, for dimensions a kind does not vary. */
 void sweep_plan_single(struct sweep_dimvals *dv, int64_t val, const char *label);
+/* Whether dimension d of cfg holds value v; holds a value other than v
+ * (a listener other than none, a delay-accounting state other than keep). */
+bool sweep_plan_dim_has(const struct sweep_config *cfg, enum sweep_dim d, int64_t v);
+bool sweep_plan_dim_has_other(const struct sweep_config *cfg, enum sweep_dim d,
+			      int64_t v);
 
 /* Cells (cross product of cfg->dim, first dimension slowest) and runs
  * (cfg->runs rounds, each a seeded shuffle of all cells).  0 or -ENOMEM. */

@@ -175,10 +175,50 @@ int sweep_proc_stop(pid_t pid, double grace, int *status)
 	return r < 0 ? r : 0;
 }
 
+/* The child of sweep_proc_capture: standard output into the pipe, the
+ * rest to /dev/null. */
+static _Noreturn void capture_exec(char *const argv[], int out)
+{
+	int devnull = open("/dev/null", O_RDWR);
+
+	dup2(out, 1);
+	if (devnull >= 0) {
+		dup2(devnull, 0);
+		dup2(devnull, 2);
+	}
+	execv(argv[0], argv);
+	_exit(127);
+}
+
+/* Read fd to its end, keeping the first len - 1 bytes; buf ends at its
+ * first newline. */
+static void capture_read(int fd, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	for (;;) {
+		ssize_t n = read(fd, buf + used, len - 1 - used);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		used += (size_t)n;
+		if (used == len - 1) {
+			char sink[256];
+
+			while (read(fd, sink, sizeof(sink)) > 0)
+				;
+			break;
+		}
+	}
+	buf[used] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
 int sweep_proc_capture(char *const argv[], char *buf, size_t len)
 {
 	int fds[2], status, r = 0;
-	size_t used = 0;
 	pid_t pid;
 
 	if (len == 0)
@@ -193,37 +233,11 @@ int sweep_proc_capture(char *const argv[], char *buf, size_t len)
 		close(fds[1]);
 		return r;
 	}
-	if (pid == 0) {
-		int devnull = open("/dev/null", O_RDWR);
-
-		dup2(fds[1], 1);
-		if (devnull >= 0) {
-			dup2(devnull, 0);
-			dup2(devnull, 2);
-		}
-		execv(argv[0], argv);
-		_exit(127);
-	}
+	if (pid == 0)
+		capture_exec(argv, fds[1]);
 	close(fds[1]);
-	for (;;) {
-		ssize_t n = read(fds[0], buf + used, len - 1 - used);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		used += (size_t)n;
-		if (used == len - 1) {
-			char sink[256];
-
-			while (read(fds[0], sink, sizeof(sink)) > 0)
-				;
-			break;
-		}
-	}
+	capture_read(fds[0], buf, len);
 	close(fds[0]);
-	buf[used] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -errno;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "sweep_costs.h"
+#include "sweep_plan.h"
 #include "sweep_table.h"
 
 char *sweep_fmt_sig(char *buf, size_t len, double v, int digits)
@@ -112,14 +113,6 @@ size_t sweep_report_group_dims(const struct sweep_config *cfg, enum sweep_dim sk
 	return n;
 }
 
-static bool dacct_varied(const struct sweep_config *cfg)
-{
-	for (size_t i = 0; i < cfg->dim[DIM_DACCT].n; i++)
-		if (cfg->dim[DIM_DACCT].val[i] != DACCT_KEEP)
-			return true;
-	return false;
-}
-
 static void header(FILE *f, const struct sweep_config *cfg,
 		   const struct sweep_plan *plan, const struct sweep_machine *m,
 		   double wall_s, bool interrupted)
@@ -138,7 +131,7 @@ static void header(FILE *f, const struct sweep_config *cfg,
 	else
 		fprintf(f, "taskstats version unknown; ");
 	fprintf(f, "kernel.task_delayacct was %d%s; %s; %s\n", m->delayacct,
-		dacct_varied(cfg) ? " (restored)" : "", m->exitmon_version,
+		sweep_plan_dim_has_other(cfg, DIM_DACCT, DACCT_KEEP) ? " (restored)" : "", m->exitmon_version,
 		m->exitgen_version);
 	fprintf(f, "%s; %u runs per cell", matrix, cfg->runs);
 	if (cfg->kind == KIND_OVERHEAD)
@@ -253,35 +246,13 @@ static void comparison_table(FILE *f, const struct sweep_config *cfg,
 	sweep_table_free(t);
 }
 
-static bool any_listener(const struct sweep_config *cfg)
+/* The loss table's columns: the row dimension, the achieved rate
+ * (overhead), the group dimensions g[0..ng), then seven numbers. */
+static void loss_heading(struct sweep_table *t, const struct sweep_config *cfg,
+			 enum sweep_dim row, const enum sweep_dim *g, size_t ng)
 {
-	const struct sweep_dimvals *dv = &cfg->dim[DIM_LISTENER];
+	size_t first_num = 1 + (cfg->kind == KIND_OVERHEAD) + ng;
 
-	for (size_t i = 0; i < dv->n; i++)
-		if (dv->val[i] != LISTEN_NONE)
-			return true;
-	return false;
-}
-
-static void loss_table(FILE *f, const struct sweep_config *cfg,
-		       const struct sweep_plan *plan, const struct analysis *a)
-{
-	enum sweep_dim row = sweep_kind_row_dim(cfg->kind), g[DIM_COUNT];
-	size_t ng = 0;
-	struct sweep_table *t;
-	char b1[32];
-
-	if (!any_listener(cfg))
-		return;
-	for (int d = 0; d < DIM_COUNT; d++)
-		if (d != (int)row && (d == DIM_LISTENER ||
-				      sweep_analyze_dim_varies(cfg, (enum sweep_dim)d)))
-			g[ng++] = (enum sweep_dim)d;
-	t = sweep_table_new(1 + (cfg->kind == KIND_OVERHEAD) + ng + 7);
-	if (!t)
-		return;
-	fprintf(f, "\nLoss: records received for each run's tag against exits "
-		"(dropped, ENOBUFS: whole socket)\n\n");
 	sweep_table_row(t);
 	sweep_table_cell(t, "%s", row == DIM_RATE ? "Exit rate" : sweep_report_dim_heading(row));
 	if (cfg->kind == KIND_OVERHEAD)
@@ -295,30 +266,58 @@ static void loss_table(FILE *f, const struct sweep_config *cfg,
 	sweep_table_cell(t, "Worst run");
 	sweep_table_cell(t, "Dropped");
 	sweep_table_cell(t, "ENOBUFS");
-	for (size_t i = 0; i < 1 + (cfg->kind == KIND_OVERHEAD) + ng + 7; i++)
+	for (size_t i = 0; i < first_num + 7; i++)
 		if ((i == 0 && row != DIM_WORK) || (cfg->kind == KIND_OVERHEAD && i == 1) ||
-		    i >= 1 + (cfg->kind == KIND_OVERHEAD) + ng)
+		    i >= first_num)
 			sweep_table_right(t, i);
+}
+
+static void loss_row(struct sweep_table *t, const struct sweep_config *cfg,
+		     const struct sweep_cell *c, const struct cell_stats *s,
+		     enum sweep_dim row, const enum sweep_dim *g, size_t ng)
+{
+	char b1[32];
+
+	sweep_table_row(t);
+	sweep_table_cell(t, "%s", cell_label(cfg, c, row));
+	if (cfg->kind == KIND_OVERHEAD)
+		sweep_table_cell(t, "%s", sweep_fmt_sig(b1, sizeof(b1), s->m[M_ACHIEVED].mean, 4));
+	for (size_t d = 0; d < ng; d++)
+		sweep_table_cell(t, "%s", cell_label(cfg, c, g[d]));
+	sweep_table_cell(t, "%zu", s->runs);
+	sweep_table_cell(t, "%.0f", s->m[M_EXITS].sum);
+	sweep_table_cell(t, "%.0f", s->m[M_RECORDS].sum);
+	sweep_table_cell(t, "%.0f", s->m[M_LOST].sum);
+	sweep_table_cell(t, "%s", sweep_fmt_sig(b1, sizeof(b1), s->m[M_LOST].max, 1));
+	sweep_table_cell(t, "%.0f", s->m[M_DROPPED].sum);
+	sweep_table_cell(t, "%.0f", s->m[M_ENOBUFS].sum);
+}
+
+static void loss_table(FILE *f, const struct sweep_config *cfg,
+		       const struct sweep_plan *plan, const struct analysis *a)
+{
+	enum sweep_dim row = sweep_kind_row_dim(cfg->kind), g[DIM_COUNT];
+	size_t ng = 0;
+	struct sweep_table *t;
+
+	if (!sweep_plan_dim_has_other(cfg, DIM_LISTENER, LISTEN_NONE))
+		return;
+	for (int d = 0; d < DIM_COUNT; d++)
+		if (d != (int)row && (d == DIM_LISTENER ||
+				      sweep_analyze_dim_varies(cfg, (enum sweep_dim)d)))
+			g[ng++] = (enum sweep_dim)d;
+	t = sweep_table_new(1 + (cfg->kind == KIND_OVERHEAD) + ng + 7);
+	if (!t)
+		return;
+	fprintf(f, "\nLoss: records received for each run's tag against exits "
+		"(dropped, ENOBUFS: whole socket)\n\n");
+	loss_heading(t, cfg, row, g, ng);
 	for (size_t oi = 0; oi < plan->n_cells; oi++) {
 		size_t ci = a->order[oi];
 		const struct sweep_cell *c = &plan->cells[ci];
-		const struct cell_stats *s = &a->cells[ci];
 
-		if (cell_val(cfg, c, DIM_LISTENER) == LISTEN_NONE)
-			continue;
-		sweep_table_row(t);
-		sweep_table_cell(t, "%s", cell_label(cfg, c, row));
-		if (cfg->kind == KIND_OVERHEAD)
-			sweep_table_cell(t, "%s", sweep_fmt_sig(b1, sizeof(b1), s->m[M_ACHIEVED].mean, 4));
-		for (size_t d = 0; d < ng; d++)
-			sweep_table_cell(t, "%s", cell_label(cfg, c, g[d]));
-		sweep_table_cell(t, "%zu", s->runs);
-		sweep_table_cell(t, "%.0f", s->m[M_EXITS].sum);
-		sweep_table_cell(t, "%.0f", s->m[M_RECORDS].sum);
-		sweep_table_cell(t, "%.0f", s->m[M_LOST].sum);
-		sweep_table_cell(t, "%s", sweep_fmt_sig(b1, sizeof(b1), s->m[M_LOST].max, 1));
-		sweep_table_cell(t, "%.0f", s->m[M_DROPPED].sum);
-		sweep_table_cell(t, "%.0f", s->m[M_ENOBUFS].sum);
+		if (cell_val(cfg, c, DIM_LISTENER) != LISTEN_NONE)
+			loss_row(t, cfg, c, &a->cells[ci], row, g, ng);
 	}
 	sweep_table_print(t, f, "  ");
 	sweep_table_free(t);

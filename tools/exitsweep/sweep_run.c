@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,18 +44,19 @@ static void arg(struct argvb *b, const char *s)
 	}
 }
 
-static void argf(struct argvb *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void argf(struct argvb *b, const char *fmt, ...)
+/* An option and its value. */
+static void arg2(struct argvb *b, const char *opt, const char *val)
 {
-	char s[PATH_MAX];
-	va_list ap;
+	arg(b, opt);
+	arg(b, val);
+}
 
-	va_start(ap, fmt);
-	vsnprintf(s, sizeof(s), fmt, ap);
-	va_end(ap);
-	arg(b, s);
+static void arg_num(struct argvb *b, const char *opt, long long val)
+{
+	char s[24];
+
+	snprintf(s, sizeof(s), "%lld", val);
+	arg2(b, opt, s);
 }
 
 /* --- files of one run --- */
@@ -104,54 +104,55 @@ struct mon {
 	bool running;
 };
 
-static int mon_start(const struct run_env *env, int listener, const char *tag,
-		     bool keep_records, const struct run_files *f, struct mon *m,
-		     char *err, size_t errlen)
+static void mon_args(const struct run_env *env, int listener, const char *tag,
+		     bool keep_records, const struct run_files *f, struct argvb *b)
 {
-	struct argvb b = { .n = 0 };
-	double deadline;
+	arg(b, env->cfg->exitmon);
+	arg2(b, "-f", "csv");
+	arg2(b, "-o", keep_records ? f->mon_out : "/dev/null");
+	if (tag)
+		arg2(b, "--comm", tag);
+	arg2(b, "--summary", f->mon_sum);
+	arg2(b, "--pidfile", f->mon_pid);
+	if (listener == LISTEN_WAKEUP)
+		arg(b, "--wakeup");
+}
+
+/* The pid a pid file names, 0 for none (yet). */
+static pid_t pidfile_pid(const char *path)
+{
+	char text[64];
+	FILE *pf = fopen(path, "re");
+	uint64_t pid = 0;
+
+	if (!pf)
+		return 0;
+	if (fgets(text, sizeof(text), pf)) {
+		text[strcspn(text, "\n")] = '\0';
+		if (parse_u64(text, 1, INT_MAX, &pid) < 0)
+			pid = 0;
+	}
+	fclose(pf);
+	return (pid_t)pid;
+}
+
+static void mon_kill(struct mon *m)
+{
 	int status;
 
-	arg(&b, env->cfg->exitmon);
-	arg(&b, "-f");
-	arg(&b, "csv");
-	arg(&b, "-o");
-	arg(&b, keep_records ? f->mon_out : "/dev/null");
-	if (tag) {
-		arg(&b, "--comm");
-		arg(&b, tag);
-	}
-	arg(&b, "--summary");
-	arg(&b, f->mon_sum);
-	arg(&b, "--pidfile");
-	arg(&b, f->mon_pid);
-	if (listener == LISTEN_WAKEUP)
-		arg(&b, "--wakeup");
-	m->pid = sweep_proc_spawn(b.a, NULL, f->mon_err);
-	if (m->pid < 0) {
-		snprintf(err, errlen, "cannot start %s: %s", env->cfg->exitmon,
-		     strerror(-m->pid));
-		return m->pid;
-	}
-	m->running = true;
-	/* Ready = the pid file names our child: exitmon writes it only once
-	 * its listener is registered and records were seen to arrive. */
-	deadline = mono_s() + env->ready_timeout;
-	for (;;) {
-		char text[64];
-		FILE *pf = fopen(f->mon_pid, "re");
-		uint64_t pid = 0;
+	sweep_proc_stop(m->pid, STOP_GRACE_S, &status);
+	m->running = false;
+}
 
-		if (pf) {
-			if (fgets(text, sizeof(text), pf)) {
-				text[strcspn(text, "\n")] = '\0';
-				if (parse_u64(text, 1, INT_MAX, &pid) < 0)
-					pid = 0;
-			}
-			fclose(pf);
-			if (pid == (uint64_t)m->pid)
-				return 0;
-		}
+/* Ready = the pid file names our child: exitmon writes it only once its
+ * listener is registered and records were seen to arrive. */
+static int mon_wait_ready(const struct run_env *env, const struct run_files *f,
+			  struct mon *m, char *err, size_t errlen)
+{
+	double deadline = mono_s() + env->ready_timeout;
+	int status;
+
+	while (pidfile_pid(f->mon_pid) != m->pid) {
 		if (sweep_proc_poll(m->pid, &status) == 1) {
 			m->running = false;
 			child_failed(err, errlen, "exitmon exited before it was ready,",
@@ -159,19 +160,35 @@ static int mon_start(const struct run_env *env, int listener, const char *tag,
 			return -ECHILD;
 		}
 		if (sweep_interrupted) {
-			sweep_proc_stop(m->pid, STOP_GRACE_S, &status);
-			m->running = false;
+			mon_kill(m);
 			return -EINTR;
 		}
 		if (mono_s() > deadline) {
-			sweep_proc_stop(m->pid, STOP_GRACE_S, &status);
-			m->running = false;
+			mon_kill(m);
 			snprintf(err, errlen, "exitmon was not ready after %.0f s "
 			     "(no pid file %s)", env->ready_timeout, f->mon_pid);
 			return -ETIMEDOUT;
 		}
 		sweep_proc_sleep(0.01);
 	}
+	return 0;
+}
+
+static int mon_start(const struct run_env *env, int listener, const char *tag,
+		     bool keep_records, const struct run_files *f, struct mon *m,
+		     char *err, size_t errlen)
+{
+	struct argvb b = { .n = 0 };
+
+	mon_args(env, listener, tag, keep_records, f, &b);
+	m->pid = sweep_proc_spawn(b.a, NULL, f->mon_err);
+	if (m->pid < 0) {
+		snprintf(err, errlen, "cannot start %s: %s", env->cfg->exitmon,
+		     strerror(-m->pid));
+		return m->pid;
+	}
+	m->running = true;
+	return mon_wait_ready(env, f, m, err, errlen);
 }
 
 /* SIGTERM, wait, load its summary. */
@@ -201,9 +218,46 @@ static int mon_stop(struct mon *m, const struct run_files *f,
 
 /* --- the generator --- */
 
-/* exitgen's command line.  For reap, kill selects the second invocation:
- * a batch of waiting children killed and reaped (the first is fork and
- * reap among the background children). */
+static void gen_args_overhead(const struct sweep_config *cfg,
+			      const struct sweep_cell *c, struct argvb *b)
+{
+	int64_t rate = cell_val(cfg, c, DIM_RATE);
+
+	arg2(b, "--shape", cell_val(cfg, c, DIM_TGID) ? "thread" : "process");
+	if (rate)
+		arg_num(b, "--rate", rate);
+	else
+		arg2(b, "--rate", "max");
+	arg_num(b, "--count", (long long)cfg->count);
+	if (cfg->workers > 1)
+		arg_num(b, "--workers", cfg->workers);
+	if (cfg->batch)
+		arg_num(b, "--batch", cfg->batch);
+}
+
+/* kill: the second invocation, a batch of waiting children killed and
+ * reaped (the first is fork and reap among the background children). */
+static void gen_args_reap(const struct sweep_config *cfg, const struct sweep_cell *c,
+			  bool kill, struct argvb *b)
+{
+	int64_t bg = cell_val(cfg, c, DIM_BACKGROUND);
+	int64_t mm = cell_val(cfg, c, DIM_MMAP);
+
+	arg2(b, "--shape", "fork");
+	if (kill) {
+		arg_num(b, "--count", cfg->kill_batch);
+		arg_num(b, "--batch", cfg->kill_batch);
+		arg2(b, "--exit-by", "signal");
+	} else {
+		arg_num(b, "--count", (long long)cfg->count);
+	}
+	if (bg)
+		arg_num(b, "--background", bg);
+	if (mm)
+		arg_num(b, "--mmap", mm);
+}
+
+/* exitgen's command line (for reap, kill selects the second invocation). */
 static void gen_args(const struct run_env *env, const struct sweep_cell *c,
 		     const char *tag, const char *summary, bool kill,
 		     struct argvb *b)
@@ -212,69 +266,22 @@ static void gen_args(const struct run_env *env, const struct sweep_cell *c,
 
 	arg(b, cfg->exitgen);
 	switch (cfg->kind) {
-	case KIND_OVERHEAD: {
-		int64_t rate = cell_val(cfg, c, DIM_RATE);
-
-		arg(b, "--shape");
-		arg(b, cell_val(cfg, c, DIM_TGID) ? "thread" : "process");
-		arg(b, "--rate");
-		if (rate)
-			argf(b, "%lld", (long long)rate);
-		else
-			arg(b, "max");
-		arg(b, "--count");
-		argf(b, "%llu", (unsigned long long)cfg->count);
-		if (cfg->workers > 1) {
-			arg(b, "--workers");
-			argf(b, "%u", cfg->workers);
-		}
-		if (cfg->batch) {
-			arg(b, "--batch");
-			argf(b, "%u", cfg->batch);
-		}
+	case KIND_OVERHEAD:
+		gen_args_overhead(cfg, c, b);
 		break;
-	}
-	case KIND_REAP: {
-		int64_t bg = cell_val(cfg, c, DIM_BACKGROUND);
-		int64_t mm = cell_val(cfg, c, DIM_MMAP);
-
-		arg(b, "--shape");
-		arg(b, "fork");
-		arg(b, "--count");
-		if (kill) {
-			argf(b, "%u", cfg->kill_batch);
-			arg(b, "--batch");
-			argf(b, "%u", cfg->kill_batch);
-			arg(b, "--exit-by");
-			arg(b, "signal");
-		} else {
-			argf(b, "%llu", (unsigned long long)cfg->count);
-		}
-		if (bg) {
-			arg(b, "--background");
-			argf(b, "%lld", (long long)bg);
-		}
-		if (mm) {
-			arg(b, "--mmap");
-			argf(b, "%lld", (long long)mm);
-		}
+	case KIND_REAP:
+		gen_args_reap(cfg, c, kill, b);
 		break;
-	}
 	case KIND_COHORT:
-		arg(b, "--shape");
-		arg(b, "process");
-		arg(b, "--cohort");
-		argf(b, "%u", cfg->cohort);
-		arg(b, "--work");
-		arg(b, cell_label(cfg, c, DIM_WORK));
+		arg2(b, "--shape", "process");
+		arg_num(b, "--cohort", cfg->cohort);
+		arg2(b, "--work", cell_label(cfg, c, DIM_WORK));
 		break;
 	default:
 		break;
 	}
-	arg(b, "--tag");
-	arg(b, tag);
-	arg(b, "--summary");
-	arg(b, summary);
+	arg2(b, "--tag", tag);
+	arg2(b, "--summary", summary);
 	arg(b, "--quiet");
 }
 
@@ -375,7 +382,7 @@ static void note_version(const struct run_env *env, const struct kvmap *m)
 {
 	double sv;
 
-	if (kv_map_double(m, "struct_version", &sv) == 0 && sv > 0)
+	if (kv_map_double(m, MON_KEY_STRUCT_VERSION, &sv) == 0 && sv > 0)
 		env->machine->struct_version = (int)sv;
 }
 
@@ -399,14 +406,10 @@ static void gen_argv(const struct run_env *env, const struct sweep_cell *c,
 
 	if (g->probe) {
 		arg(b, cfg->exitprobe);
-		arg(b, "--summary");
-		arg(b, f->probe_sum);
-		arg(b, "--method");
-		arg(b, cfg->probe_method);
-		if (g->listener > 0) {
-			arg(b, "--listener-pid");
-			argf(b, "%d", (int)g->listener);
-		}
+		arg2(b, "--summary", f->probe_sum);
+		arg2(b, "--method", cfg->probe_method);
+		if (g->listener > 0)
+			arg_num(b, "--listener-pid", g->listener);
 		arg(b, "--");
 	}
 	gen_args(env, c, tag, g->summary, g->kill, b);
@@ -621,8 +624,10 @@ int sweep_run_probe_check(const struct run_env *env, struct sweep_config *cfg,
 		snprintf(err, errlen, "no summary %s: %s", f.probe_sum, strerror(-r));
 	if (r == 0) {
 		const char *m = kv_map_get(&kv, PROBE_KEY_METHOD);
+		enum sweep_probe used;
 
-		if (m && (!strcmp(m, "fentry") || !strcmp(m, "sample")))
+		if (m && sweep_probe_parse_mode(m, &used) == 0 &&
+		    (used == PROBE_FENTRY || used == PROBE_SAMPLE))
 			snprintf(cfg->probe_method, sizeof(cfg->probe_method), "%s", m);
 		sweep_probe_describe(&kv, cfg->probe_note, sizeof(cfg->probe_note));
 	}
