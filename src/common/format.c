@@ -104,19 +104,21 @@ static const char digit_pairs[201] =
 	"50515253545556575859606162636465666768697071727374"
 	"75767778798081828384858687888990919293949596979899";
 
+/* Decimal digits of v (v > 0): from its bit length, log10(2) ~ 1233/4096
+ * gives the count or one less, and one comparison settles which. */
 static unsigned count_digits(uint64_t v)
 {
-	unsigned n = 1;
+	static const uint64_t pow10[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+		10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
+		100000000000ull, 1000000000000ull, 10000000000000ull,
+		100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+		100000000000000000ull, 1000000000000000000ull,
+		10000000000000000000ull,
+	};
+	unsigned n = (unsigned)(64 - __builtin_clzll(v)) * 1233 >> 12;
 
-	/* Four at a time keeps the common small values to one or two tests. */
-	for (;;) {
-		if (v < 10) return n;
-		if (v < 100) return n + 1;
-		if (v < 1000) return n + 2;
-		if (v < 10000) return n + 3;
-		v /= 10000;
-		n += 4;
-	}
+	return n + (v >= pow10[n]);
 }
 
 /* Write the n digits of v ending at q (back to front, two per division).
