@@ -12,13 +12,13 @@
  *          UTF-8 are left as they are (a reader that wants the bytes opens
  *          the file as latin-1 or with errors="surrogateescape").  Lines end
  *          in LF, not CRLF: every common CSV reader takes both.
- *   jsonl  RFC 8259.  Every byte of comm becomes the code point of the same
- *          value (ISO-8859-1 mapping): printable ASCII as itself, \" \\ \b
- *          \f \n \r \t, and \u00XX for every other control byte, DEL and
- *          every byte >= 0x80, valid UTF-8 or not.  A reader gets the bytes
- *          back with s.encode("latin-1").  Mapping only the invalid bytes
- *          would be ambiguous: raw "é" (C3 A9) and an escaped lone byte E9
- *          parse to the same string.  Absent fields are null.  Numbers are
+ *   jsonl  RFC 8259, written with json_out (the project's one JSON writer).
+ *          Every byte of comm becomes the code point of the same value
+ *          (ISO-8859-1 mapping, JSON_OUT_BYTES): printable ASCII as itself,
+ *          \" \\ \b \f \n \r \t, and \u00XX for every other control
+ *          byte, DEL and every byte >= 0x80, valid UTF-8 or not.  A reader
+ *          gets the bytes back with s.encode("latin-1").  Absent fields are
+ *          null.  Numbers are
  *          plain unsigned decimals (beware: above 2^53 in JavaScript).
  *   text   For people: a fixed-width line with the important columns and
  *          comm last, so its escaped length never shifts the others.  comm
@@ -32,6 +32,7 @@
  * bounded at compile time, which lets the inner loops skip bounds checks. */
 #include "format.h"
 #include "columns.h"
+#include "json_out.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -321,38 +322,10 @@ static char *csv_record(char *p, const struct exit_record *r)
 
 /* ---- JSON lines ----------------------------------------------------------- */
 
-static char *json_escape_byte(char *p, unsigned char b)
-{
-	static const char short_esc[32] = {
-		['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't',
-	};
-
-	if (b >= 0x20 && b < 0x7f) {
-		if (b == '"' || b == '\\')
-			*p++ = '\\';
-		*p++ = (char)b;
-	} else if (b < 0x20 && short_esc[b]) {
-		*p++ = '\\';
-		*p++ = short_esc[b];
-	} else {
-		/* Controls, DEL and every byte >= 0x80: ISO-8859-1 code point. */
-		p = put_lit(p, "\\u00");
-		*p++ = hex_digits[b >> 4];
-		*p++ = hex_digits[b & 15];
-	}
-	return p;
-}
-
+/* comm as JSON_OUT_BYTES: every byte survives (see json_out.h). */
 static char *json_comm(char *p, const struct exit_record *r)
 {
-	const unsigned char *s = (const unsigned char *)r->comm;
-	size_t i, n = comm_len(r);
-
-	*p++ = '"';
-	for (i = 0; i < n; i++)
-		p = json_escape_byte(p, s[i]);
-	*p++ = '"';
-	return p;
+	return json_out_escape(p, r->comm, comm_len(r), JSON_OUT_BYTES);
 }
 
 static ALWAYS_INLINE char *json_col(char *p, const struct exit_record *r,
