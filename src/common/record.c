@@ -12,6 +12,23 @@
 #include <stddef.h>
 #include <string.h>
 
+/* The basic and extended accounting fields, alike in both layouts below
+ * (only where they start differs). */
+#define TS_ABI_ACCOUNTING \
+	char comm[TS_COMM_LEN]; \
+	uint8_t sched __attribute__((aligned(8))); \
+	uint8_t pad[3]; \
+	uint32_t uid __attribute__((aligned(8))); \
+	uint32_t gid, pid, ppid, btime; \
+	uint64_t etime __attribute__((aligned(8))); \
+	uint64_t utime, stime, minflt, majflt; \
+	uint64_t coremem, virtmem, hiwater_rss, hiwater_vm; \
+	uint64_t read_char, write_char, read_syscalls, write_syscalls; \
+	uint64_t read_bytes, write_bytes, cancelled_write_bytes; \
+	uint64_t nvcsw, nivcsw; \
+	uint64_t utimescaled, stimescaled, cpu_scaled_run_real_total; \
+	uint64_t freepages_count, freepages_delay_total;
+
 /* Append-only layout: versions 2..14 are prefixes, 16 and later too. */
 struct ts_abi {
 	uint16_t version;
@@ -21,19 +38,7 @@ struct ts_abi {
 	uint64_t cpu_delay_total, blkio_count, blkio_delay_total;
 	uint64_t swapin_count, swapin_delay_total;
 	uint64_t cpu_run_real_total, cpu_run_virtual_total;
-	char comm[TS_COMM_LEN];
-	uint8_t sched __attribute__((aligned(8)));
-	uint8_t pad[3];
-	uint32_t uid __attribute__((aligned(8)));
-	uint32_t gid, pid, ppid, btime;
-	uint64_t etime __attribute__((aligned(8)));
-	uint64_t utime, stime, minflt, majflt;
-	uint64_t coremem, virtmem, hiwater_rss, hiwater_vm;
-	uint64_t read_char, write_char, read_syscalls, write_syscalls;
-	uint64_t read_bytes, write_bytes, cancelled_write_bytes;
-	uint64_t nvcsw, nivcsw;
-	uint64_t utimescaled, stimescaled, cpu_scaled_run_real_total;
-	uint64_t freepages_count, freepages_delay_total;
+	TS_ABI_ACCOUNTING
 	uint64_t thrashing_count, thrashing_delay_total;
 	uint64_t btime64;
 	uint64_t compact_count, compact_delay_total;
@@ -62,19 +67,7 @@ struct ts_abi_v15 {
 	uint64_t blkio_count, blkio_delay_total, blkio_delay_max, blkio_delay_min;
 	uint64_t swapin_count, swapin_delay_total, swapin_delay_max, swapin_delay_min;
 	uint64_t cpu_run_real_total, cpu_run_virtual_total;
-	char comm[TS_COMM_LEN];
-	uint8_t sched __attribute__((aligned(8)));
-	uint8_t pad[3];
-	uint32_t uid __attribute__((aligned(8)));
-	uint32_t gid, pid, ppid, btime;
-	uint64_t etime __attribute__((aligned(8)));
-	uint64_t utime, stime, minflt, majflt;
-	uint64_t coremem, virtmem, hiwater_rss, hiwater_vm;
-	uint64_t read_char, write_char, read_syscalls, write_syscalls;
-	uint64_t read_bytes, write_bytes, cancelled_write_bytes;
-	uint64_t nvcsw, nivcsw;
-	uint64_t utimescaled, stimescaled, cpu_scaled_run_real_total;
-	uint64_t freepages_count, freepages_delay_total;
+	TS_ABI_ACCOUNTING
 	uint64_t freepages_delay_max, freepages_delay_min;
 	uint64_t thrashing_count, thrashing_delay_total;
 	uint64_t thrashing_delay_max, thrashing_delay_min;
