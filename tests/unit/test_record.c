@@ -120,7 +120,7 @@ static void test_version(void **state)
 	const struct exit_record *r = &out.rec[0];
 	char comm[16];
 
-	snprintf(comm, sizeof(comm), "task-v%u", v);
+	snprintf(comm, sizeof(comm), "task-v%u", v % 1000);	/* v < 1000 */
 	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
 	tsb_fill_stats(stats_buf, len, v, layout, comm);
 	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_PID, 4242, stats_buf, len);
