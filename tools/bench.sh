@@ -13,13 +13,18 @@
 # exitmon, so both receive the same records; per output format, the
 # median of the per-round ratios of their CPU times.
 #
+# Optionally (BENCH_PARTS=split), where CSV's excess over the floor goes:
+# the same side-by-side ratio for exitmon that writes nothing (a filter
+# no record matches: receive, parse, filter), that formats every record
+# to /dev/null, and that writes the CSV to a file.
+#
 # Last, the user-space ceiling with no kernel in the loop: a capture of
 # EXITS thread exits replayed to each format (records per second per core
 # of CPU), and instructions per record from callgrind (the difference of
 # two replay lengths, so start-up cancels out; repeatable on a busy VM).
 #
 #   tools/bench.sh [ROUNDS [EXITS]]     (defaults 5 and 200000)
-#   BENCH_PARTS="rate floor replay" (default all three),
+#   BENCH_PARTS="rate floor replay" (the default; "split" as well on demand),
 #   BENCH_FORMATS="csv jsonl text"
 set -euo pipefail
 
@@ -77,14 +82,18 @@ run() {
 }
 
 
-# floor FORMAT ROUND: exitmon -f FORMAT and the floor listener side by side
+# floor FORMAT ROUND [LABEL OUTPUT [EXITMON OPTIONS...]]: exitmon -f FORMAT
+# and the floor listener side by side; a line of $T/floor, labelled FORMAT
+# or LABEL
 floor() {
-	local fmt=$1 round=$2 sum=$T/floor.$1.$2
+	local fmt=$1 round=$2 label=${3:-$1} out=${4:-$T/out.$1}
+	local sum=$T/floor.$label.$round
+	shift $(( $# < 4 ? $# : 4 ))
 	"$FLOOR" > "$sum.floor" &
 	local fl=$!
 	wait_ready "$sum.floor"
-	"$TOP/exitmon" -f "$fmt" -o "$T/out.$fmt" --summary "$sum.mon" \
-		--pidfile "$T/mon.pid" 2>/dev/null &
+	"$TOP/exitmon" -f "$fmt" -o "$out" --summary "$sum.mon" \
+		--pidfile "$T/mon.pid" "$@" 2>/dev/null &
 	local mon=$!
 	wait_ready "$T/mon.pid"
 	"$TOP/exitgen" --shape thread --rate max --workers "$WORKERS" \
@@ -99,32 +108,55 @@ floor() {
 	fcpu=$(sed -n 's/.*cpu_us=\([0-9]*\).*/\1/p' <<<"$line")
 	mcpu=$(python3 -c "print(($(kv "$sum.mon" cpu_user)+$(kv "$sum.mon" cpu_sys))*1e6)")
 	lost=$(( $(kv "$sum.mon" dropped) + drops ))
-	echo "$fmt $round $n $fcpu $mcpu $lost" >> "$T/floor"
-	echo "bench: floor round $((round + 1))/$ROUNDS -f $fmt: $n records," \
+	echo "$label $round $n $fcpu $mcpu $lost" >> "$T/floor"
+	echo "bench: floor round $((round + 1))/$ROUNDS $label: $n records," \
 		"floor $fcpu us, exitmon $mcpu us" >&2
 }
 
-floor_part() {
-	[ -x "$FLOOR" ] || { echo "bench: $FLOOR is not built: run make bench" >&2; exit 1; }
-	echo "bench: collector CPU against the floor listener, $ROUNDS rounds x" \
-		"formats ($FORMATS), $EXITS thread exits each" >&2
-	for ((r = 0; r < ROUNDS; r++)); do
-		for fmt in $FORMATS; do floor "$fmt" "$r"; done
-	done
-	python3 - "$T/floor" <<'PY'
+floor_table() {
+	python3 - "$T/floor" "$1" <<'PY'
 import statistics as st, sys
 by = {}
 for fmt, rnd, n, fcpu, mcpu, lost in (l.split() for l in open(sys.argv[1])):
     by.setdefault(fmt, []).append((int(n), float(fcpu), float(mcpu), int(lost)))
-print(f"{'exitmon -f':<12}{'floor us/rec':>13}{'exitmon us/rec':>16}{'ratio (median, range)':>28}{'lost':>7}")
+print(f"{sys.argv[2]:<12}{'floor us/rec':>13}{'exitmon us/rec':>16}{'ratio (median, range)':>28}{'lost':>7}")
 for fmt, runs in by.items():
     fl = [f / n for n, f, m, l in runs]
     mo = [m / n for n, f, m, l in runs]
     ra = sorted(m / f for n, f, m, l in runs)
     print(f"{fmt:<12}{st.median(fl):>13.2f}{st.median(mo):>16.2f}"
           f"{st.median(ra):>10.2f} ({ra[0]:.2f}-{ra[-1]:.2f}){'':>6}{sum(r[3] for r in runs):>7}")
-print(f"(both registered at once, same records; {len(runs)} rounds per format)")
+print(f"(both registered at once, same records; {len(runs)} rounds each)")
 PY
+	rm -f "$T/floor"
+}
+
+need_floor() {
+	[ -x "$FLOOR" ] || { echo "bench: $FLOOR is not built: run make bench" >&2; exit 1; }
+}
+
+floor_part() {
+	need_floor
+	echo "bench: collector CPU against the floor listener, $ROUNDS rounds x" \
+		"formats ($FORMATS), $EXITS thread exits each" >&2
+	for ((r = 0; r < ROUNDS; r++)); do
+		for fmt in $FORMATS; do floor "$fmt" "$r"; done
+	done
+	floor_table "exitmon -f"
+}
+
+# What CSV's excess is made of: nothing written, formatted to /dev/null,
+# written to a file (the floor part's csv row).
+split_part() {
+	need_floor
+	echo "bench: CSV's cost against the floor in steps, $ROUNDS rounds," \
+		"$EXITS thread exits each" >&2
+	for ((r = 0; r < ROUNDS; r++)); do
+		floor csv "$r" parse /dev/null --comm nomatch-bench
+		floor csv "$r" format /dev/null
+		floor csv "$r" file
+	done
+	floor_table "exitmon csv"
 }
 
 # replay_run FORMAT [VALGRIND...]: replay the capture; prints the summary file
@@ -206,6 +238,7 @@ for part in $PARTS; do
 	rate) rate_part ;;
 	floor) floor_part ;;
 	replay) replay_part ;;
-	*) echo "bench: unknown part '$part' (rate, floor, replay)" >&2; exit 2 ;;
+	split) split_part ;;
+	*) echo "bench: unknown part '$part' (rate, floor, replay, split)" >&2; exit 2 ;;
 	esac
 done

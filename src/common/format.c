@@ -12,13 +12,13 @@
  *          UTF-8 are left as they are (a reader that wants the bytes opens
  *          the file as latin-1 or with errors="surrogateescape").  Lines end
  *          in LF, not CRLF: every common CSV reader takes both.
- *   jsonl  RFC 8259.  Every byte of comm becomes the code point of the same
- *          value (ISO-8859-1 mapping): printable ASCII as itself, \" \\ \b
- *          \f \n \r \t, and \u00XX for every other control byte, DEL and
- *          every byte >= 0x80, valid UTF-8 or not.  A reader gets the bytes
- *          back with s.encode("latin-1").  Mapping only the invalid bytes
- *          would be ambiguous: raw "é" (C3 A9) and an escaped lone byte E9
- *          parse to the same string.  Absent fields are null.  Numbers are
+ *   jsonl  RFC 8259, written with json_out (the project's one JSON writer).
+ *          Every byte of comm becomes the code point of the same value
+ *          (ISO-8859-1 mapping, JSON_OUT_BYTES): printable ASCII as itself,
+ *          \" \\ \b \f \n \r \t, and \u00XX for every other control
+ *          byte, DEL and every byte >= 0x80, valid UTF-8 or not.  A reader
+ *          gets the bytes back with s.encode("latin-1").  Absent fields are
+ *          null.  Numbers are
  *          plain unsigned decimals (beware: above 2^53 in JavaScript).
  *   text   For people: a fixed-width line with the important columns and
  *          comm last, so its escaped length never shifts the others.  comm
@@ -32,6 +32,7 @@
  * bounded at compile time, which lets the inner loops skip bounds checks. */
 #include "format.h"
 #include "columns.h"
+#include "json_out.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -39,34 +40,27 @@
 #include <string.h>
 
 /* The column table (name, kind, field, text width) is COLUMNS in
- * columns.h; its order is the CSV column order and the JSON key order. */
-
-/* Keys are stored padded to a fixed size so that they are copied with one
- * fixed-size memcpy (two vector moves, no call): the bytes past the key are
- * overwritten by the value that follows, and the line bound leaves room. */
-#define KEY_SPACE 32
-
+ * columns.h; its order is the CSV column order and the JSON key order.
+ * The header writers walk this table; the record writers are generated
+ * from COLUMNS as straight-line code (see "records" below). */
 struct column {
 	const char *name;
-	char jkey[KEY_SPACE];	/* ,"name": -- the comma is skipped for the first */
-	uint8_t name_len, jkey_len;
+	uint8_t name_len;
 	uint8_t kind;
-	uint8_t field;
 	uint8_t text_width;
 };
 
-#define COL_ENTRY(nm, kind, field, tw) \
-	{ #nm, ",\"" #nm "\":", sizeof(#nm) - 1, sizeof(",\"" #nm "\":") - 1, \
-	  kind, field, tw },
+#define COL_ENTRY(nm, kind, field, tw) { #nm, sizeof(#nm) - 1, kind, tw },
 static const struct column columns[] = { COLUMNS(COL_ENTRY) };
 #define NCOLS (sizeof(columns) / sizeof(columns[0]))
 
 /* Compile-time bound on a line, so that FORMAT_MAX_LINE is provably enough
  * and the writers below need no per-byte bounds checks.  Every value is at
- * most 20 digits ("null" and "-" are shorter); comm is at most TS_COMM_LEN
- * bytes of up to 6 output bytes each (\u00XX); text pads to <= 16. */
+ * most 20 digits ("null" and "-" are shorter) and is built with a fixed
+ * 24-byte store; comm is at most TS_COMM_LEN bytes of up to 6 output bytes
+ * each (\u00XX); text pads to <= 16. */
 #define MAX_NAME 24
-#define MAX_VALUE 20
+#define MAX_VALUE 24
 #define COL_CHECK(nm, kind, field, tw) \
 	_Static_assert(sizeof(#nm) - 1 <= MAX_NAME, "column name too long"); \
 	_Static_assert((tw) <= 16 && (unsigned)(field) < F__COUNT, #nm);
@@ -74,8 +68,7 @@ COLUMNS(COL_CHECK)
 #define COL_COUNT_ONE(nm, kind, field, tw) + 1
 #define NCOLS_CONST (0 COLUMNS(COL_COUNT_ONE))
 #define LINE_BOUND (NCOLS_CONST * (MAX_NAME + 4 + MAX_VALUE + 16) + \
-		    6 * TS_COMM_LEN + 8 + KEY_SPACE)
-_Static_assert(MAX_NAME + 4 <= KEY_SPACE, "KEY_SPACE too small");
+		    6 * TS_COMM_LEN + 8)
 _Static_assert(LINE_BOUND < FORMAT_MAX_LINE, "FORMAT_MAX_LINE too small");
 
 int format_from_name(const char *name, enum out_format *out)
@@ -104,56 +97,6 @@ const char *format_name(enum out_format f)
 	return "?";
 }
 
-/* ---- values ---------------------------------------------------------- */
-
-/* Whether the column has a value for this record, and which.  Strings
- * (type, comm) are handled by the writers themselves. */
-static bool col_value(const struct column *c, const struct exit_record *r,
-		      uint64_t *v)
-{
-	enum rec_field f = (enum rec_field)c->field;
-
-	switch (c->kind) {
-	case C_PID:
-		if (r->type == REC_PID) {
-			*v = r->id;
-			return true;
-		}
-		f = F_PID;
-		break;
-	case C_TGID:
-		if (r->type == REC_TGID) {
-			*v = r->id;
-			return true;
-		}
-		f = F_TGID;
-		break;
-	case C_BTIME:
-		f = rec_has(r, F_BTIME64) ? F_BTIME64 : F_BTIME;
-		break;
-	case C_VERSION:
-		*v = r->version;
-		return true;
-	default:
-		break;
-	}
-	if (!rec_has(r, f))
-		return false;
-	*v = rec_get(r, f);
-	return true;
-}
-
-static const char *type_word(const struct exit_record *r)
-{
-	return r->type == REC_TGID ? "tgid" : "pid";
-}
-
-static size_t comm_len(const struct exit_record *r)
-{
-	/* The parser never gives more, but the writers' bound relies on it. */
-	return r->comm_len < TS_COMM_LEN ? r->comm_len : TS_COMM_LEN;
-}
-
 /* ---- integer conversion ------------------------------------------------ */
 
 static const char digit_pairs[201] =
@@ -162,19 +105,21 @@ static const char digit_pairs[201] =
 	"50515253545556575859606162636465666768697071727374"
 	"75767778798081828384858687888990919293949596979899";
 
+/* Decimal digits of v (v > 0): from its bit length, log10(2) ~ 1233/4096
+ * gives the count or one less, and one comparison settles which. */
 static unsigned count_digits(uint64_t v)
 {
-	unsigned n = 1;
+	static const uint64_t pow10[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+		10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
+		100000000000ull, 1000000000000ull, 10000000000000ull,
+		100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+		100000000000000000ull, 1000000000000000000ull,
+		10000000000000000000ull,
+	};
+	unsigned n = (unsigned)(64 - __builtin_clzll(v)) * 1233 >> 12;
 
-	/* Four at a time keeps the common small values to one or two tests. */
-	for (;;) {
-		if (v < 10) return n;
-		if (v < 100) return n + 1;
-		if (v < 1000) return n + 2;
-		if (v < 10000) return n + 3;
-		v /= 10000;
-		n += 4;
-	}
+	return n + (v >= pow10[n]);
 }
 
 /* Write the n digits of v ending at q (back to front, two per division).
@@ -198,8 +143,8 @@ static void put_digits32(char *q, uint32_t v)
 	}
 }
 
-/* Append v in decimal. */
-static char *put_u64(char *p, uint64_t v)
+/* v >= 100 in decimal. */
+static char *put_u64_long(char *p, uint64_t v)
 {
 	unsigned n = count_digits(v);
 	char *q = p + n;
@@ -217,6 +162,21 @@ static char *put_u64(char *p, uint64_t v)
 	return p + n;
 }
 
+/* Append v in decimal.  Inlined at every column: most fields of most
+ * records are one or two digits (often 0). */
+static inline __attribute__((always_inline)) char *put_u64(char *p, uint64_t v)
+{
+	if (v < 10) {
+		*p = (char)('0' + v);
+		return p + 1;
+	}
+	if (v < 100) {
+		memcpy(p, digit_pairs + 2 * v, 2);
+		return p + 2;
+	}
+	return put_u64_long(p, v);
+}
+
 /* ac_nice holds task_nice() (-20..19) stored in an unsigned byte. */
 static char *put_nice(char *p, uint64_t v)
 {
@@ -229,23 +189,69 @@ static char *put_nice(char *p, uint64_t v)
 	return put_u64(p, (uint64_t)n);
 }
 
-static char *put_value(char *p, const struct column *c, uint64_t v)
-{
-	/* Most fields of most records are single digits (often 0): inline. */
-	if (v < 10 && c->kind != C_NICE) {
-		*p = (char)('0' + v);
-		return p + 1;
-	}
-	return c->kind == C_NICE ? put_nice(p, v) : put_u64(p, v);
-}
-
 static char *put_mem(char *p, const char *s, size_t n)
 {
 	memcpy(p, s, n);
 	return p + n;
 }
 
+/* A string literal: its length is a constant, so the copy is a few moves. */
+#define put_lit(p, s) put_mem(p, s, sizeof(s) - 1)
+
 static const char hex_digits[] = "0123456789abcdef";
+
+/* ---- records ------------------------------------------------------------ */
+
+/* Each format's record writer is COLUMNS expanded into straight-line code:
+ * one call of the always-inlined column writer per column, with the kind
+ * and field as constants, so every column compiles to a presence test and
+ * an integer conversion (no table walk, no switch on the kind at run
+ * time).  Each column is followed by its separator; the last one is
+ * overwritten by the line's end. */
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
+/* The value of a numeric column, or `absent` when the kernel did not send
+ * the field. */
+static ALWAYS_INLINE char *put_col(char *p, const struct exit_record *r,
+				   enum col_kind kind, enum rec_field f,
+				   const char *absent, size_t absent_len)
+{
+	switch (kind) {
+	case C_PID:
+		if (r->type == REC_PID)
+			return put_u64(p, r->id);
+		f = F_PID;
+		break;
+	case C_TGID:
+		if (r->type == REC_TGID)
+			return put_u64(p, r->id);
+		f = F_TGID;
+		break;
+	case C_BTIME:
+		f = rec_has(r, F_BTIME64) ? F_BTIME64 : F_BTIME;
+		break;
+	case C_VERSION:
+		return put_u64(p, r->version);
+	default:
+		break;
+	}
+	if (!rec_has(r, f))
+		return put_mem(p, absent, absent_len);
+	if (kind == C_NICE)
+		return put_nice(p, rec_get(r, f));
+	return put_u64(p, rec_get(r, f));
+}
+
+static size_t comm_len(const struct exit_record *r)
+{
+	/* The parser never gives more, but the writers' bound relies on it. */
+	return r->comm_len < TS_COMM_LEN ? r->comm_len : TS_COMM_LEN;
+}
+
+static char *put_type(char *p, const struct exit_record *r)
+{
+	return r->type == REC_TGID ? put_lit(p, "tgid") : put_lit(p, "pid");
+}
 
 /* ---- CSV ---------------------------------------------------------------- */
 
@@ -293,90 +299,56 @@ static char *csv_header(char *p)
 	return p;
 }
 
+static ALWAYS_INLINE char *csv_col(char *p, const struct exit_record *r,
+				   enum col_kind kind, enum rec_field f)
+{
+	if (kind == C_TYPE)
+		return put_type(p, r);
+	if (kind == C_COMM)
+		return csv_comm(p, r);
+	return put_col(p, r, kind, f, "", 0);
+}
+
 static char *csv_record(char *p, const struct exit_record *r)
 {
-	size_t i;
-
-	for (i = 0; i < NCOLS; i++) {
-		const struct column *c = &columns[i];
-		uint64_t v;
-
-		if (i)
-			*p++ = ',';
-		if (c->kind == C_TYPE)
-			p = put_mem(p, type_word(r), r->type == REC_TGID ? 4 : 3);
-		else if (c->kind == C_COMM)
-			p = csv_comm(p, r);
-		else if (col_value(c, r, &v))
-			p = put_value(p, c, v);
-	}
-	*p++ = '\n';
+#define CSV_COL(nm, kind, field, tw) \
+	p = csv_col(p, r, kind, (enum rec_field)(field)); \
+	*p++ = ',';
+	COLUMNS(CSV_COL)
+#undef CSV_COL
+	p[-1] = '\n';
 	return p;
 }
 
 /* ---- JSON lines ----------------------------------------------------------- */
 
-static char *json_escape_byte(char *p, unsigned char b)
-{
-	static const char short_esc[32] = {
-		['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't',
-	};
-
-	if (b >= 0x20 && b < 0x7f) {
-		if (b == '"' || b == '\\')
-			*p++ = '\\';
-		*p++ = (char)b;
-	} else if (b < 0x20 && short_esc[b]) {
-		*p++ = '\\';
-		*p++ = short_esc[b];
-	} else {
-		/* Controls, DEL and every byte >= 0x80: ISO-8859-1 code point. */
-		p = put_mem(p, "\\u00", 4);
-		*p++ = hex_digits[b >> 4];
-		*p++ = hex_digits[b & 15];
-	}
-	return p;
-}
-
+/* comm as JSON_OUT_BYTES: every byte survives (see json_out.h). */
 static char *json_comm(char *p, const struct exit_record *r)
 {
-	const unsigned char *s = (const unsigned char *)r->comm;
-	size_t i, n = comm_len(r);
+	return json_out_escape(p, r->comm, comm_len(r), JSON_OUT_BYTES);
+}
 
-	*p++ = '"';
-	for (i = 0; i < n; i++)
-		p = json_escape_byte(p, s[i]);
-	*p++ = '"';
-	return p;
+static ALWAYS_INLINE char *json_col(char *p, const struct exit_record *r,
+				    enum col_kind kind, enum rec_field f)
+{
+	if (kind == C_TYPE)
+		return r->type == REC_TGID ? put_lit(p, "\"tgid\"")
+					   : put_lit(p, "\"pid\"");
+	if (kind == C_COMM)
+		return json_comm(p, r);
+	return put_col(p, r, kind, f, "null", 4);
 }
 
 static char *json_record(char *p, const struct exit_record *r)
 {
-	size_t i;
-
 	*p++ = '{';
-	for (i = 0; i < NCOLS; i++) {
-		const struct column *c = &columns[i];
-		uint64_t v;
-
-		/* The first key is written without its leading comma. */
-		if (i) {
-			memcpy(p, c->jkey, KEY_SPACE);
-			p += c->jkey_len;
-		} else {
-			p = put_mem(p, c->jkey + 1, c->jkey_len - 1u);
-		}
-		if (c->kind == C_TYPE)
-			p = r->type == REC_TGID ? put_mem(p, "\"tgid\"", 6)
-						: put_mem(p, "\"pid\"", 5);
-		else if (c->kind == C_COMM)
-			p = json_comm(p, r);
-		else if (col_value(c, r, &v))
-			p = put_value(p, c, v);
-		else
-			p = put_mem(p, "null", 4);
-	}
-	*p++ = '}';
+#define JSON_COL(nm, kind, field, tw) \
+	p = put_lit(p, "\"" #nm "\":"); \
+	p = json_col(p, r, kind, (enum rec_field)(field)); \
+	*p++ = ',';
+	COLUMNS(JSON_COL)
+#undef JSON_COL
+	p[-1] = '}';
 	*p++ = '\n';
 	return p;
 }
@@ -515,29 +487,32 @@ static char *text_header(char *p)
 	return p;
 }
 
+/* A shown column: type left-aligned, numbers right-aligned, then a space.
+ * Columns with no text width compile to nothing. */
+static ALWAYS_INLINE char *text_col(char *p, const struct exit_record *r,
+				    enum col_kind kind, enum rec_field f,
+				    unsigned width)
+{
+	char *start = p;
+
+	if (!width)
+		return p;
+	if (kind == C_TYPE) {
+		p = pad_to(put_type(p, r), start, width);
+	} else {
+		p = put_col(p, r, kind, f, "-", 1);
+		p = align_right(start, p, width);
+	}
+	*p++ = ' ';
+	return p;
+}
+
 static char *text_record(char *p, const struct exit_record *r)
 {
-	size_t i;
-
-	for (i = 0; i < NCOLS; i++) {
-		const struct column *c = &columns[i];
-		char *start = p;
-		uint64_t v;
-
-		if (!text_shown(c))
-			continue;
-		if (c->kind == C_TYPE) {
-			p = put_mem(p, type_word(r), r->type == REC_TGID ? 4 : 3);
-			p = pad_to(p, start, c->text_width);
-		} else {
-			if (col_value(c, r, &v))
-				p = put_value(p, c, v);
-			else
-				*p++ = '-';
-			p = align_right(start, p, c->text_width);
-		}
-		*p++ = ' ';
-	}
+#define TEXT_COL(nm, kind, field, tw) \
+	p = text_col(p, r, kind, (enum rec_field)(field), tw);
+	COLUMNS(TEXT_COL)
+#undef TEXT_COL
 	p = text_comm(p, r);
 	*p++ = '\n';
 	return p;

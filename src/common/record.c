@@ -12,6 +12,23 @@
 #include <stddef.h>
 #include <string.h>
 
+/* The basic and extended accounting fields, alike in both layouts below
+ * (only where they start differs). */
+#define TS_ABI_ACCOUNTING \
+	char comm[TS_COMM_LEN]; \
+	uint8_t sched __attribute__((aligned(8))); \
+	uint8_t pad[3]; \
+	uint32_t uid __attribute__((aligned(8))); \
+	uint32_t gid, pid, ppid, btime; \
+	uint64_t etime __attribute__((aligned(8))); \
+	uint64_t utime, stime, minflt, majflt; \
+	uint64_t coremem, virtmem, hiwater_rss, hiwater_vm; \
+	uint64_t read_char, write_char, read_syscalls, write_syscalls; \
+	uint64_t read_bytes, write_bytes, cancelled_write_bytes; \
+	uint64_t nvcsw, nivcsw; \
+	uint64_t utimescaled, stimescaled, cpu_scaled_run_real_total; \
+	uint64_t freepages_count, freepages_delay_total;
+
 /* Append-only layout: versions 2..14 are prefixes, 16 and later too. */
 struct ts_abi {
 	uint16_t version;
@@ -21,19 +38,7 @@ struct ts_abi {
 	uint64_t cpu_delay_total, blkio_count, blkio_delay_total;
 	uint64_t swapin_count, swapin_delay_total;
 	uint64_t cpu_run_real_total, cpu_run_virtual_total;
-	char comm[TS_COMM_LEN];
-	uint8_t sched __attribute__((aligned(8)));
-	uint8_t pad[3];
-	uint32_t uid __attribute__((aligned(8)));
-	uint32_t gid, pid, ppid, btime;
-	uint64_t etime __attribute__((aligned(8)));
-	uint64_t utime, stime, minflt, majflt;
-	uint64_t coremem, virtmem, hiwater_rss, hiwater_vm;
-	uint64_t read_char, write_char, read_syscalls, write_syscalls;
-	uint64_t read_bytes, write_bytes, cancelled_write_bytes;
-	uint64_t nvcsw, nivcsw;
-	uint64_t utimescaled, stimescaled, cpu_scaled_run_real_total;
-	uint64_t freepages_count, freepages_delay_total;
+	TS_ABI_ACCOUNTING
 	uint64_t thrashing_count, thrashing_delay_total;
 	uint64_t btime64;
 	uint64_t compact_count, compact_delay_total;
@@ -62,19 +67,7 @@ struct ts_abi_v15 {
 	uint64_t blkio_count, blkio_delay_total, blkio_delay_max, blkio_delay_min;
 	uint64_t swapin_count, swapin_delay_total, swapin_delay_max, swapin_delay_min;
 	uint64_t cpu_run_real_total, cpu_run_virtual_total;
-	char comm[TS_COMM_LEN];
-	uint8_t sched __attribute__((aligned(8)));
-	uint8_t pad[3];
-	uint32_t uid __attribute__((aligned(8)));
-	uint32_t gid, pid, ppid, btime;
-	uint64_t etime __attribute__((aligned(8)));
-	uint64_t utime, stime, minflt, majflt;
-	uint64_t coremem, virtmem, hiwater_rss, hiwater_vm;
-	uint64_t read_char, write_char, read_syscalls, write_syscalls;
-	uint64_t read_bytes, write_bytes, cancelled_write_bytes;
-	uint64_t nvcsw, nivcsw;
-	uint64_t utimescaled, stimescaled, cpu_scaled_run_real_total;
-	uint64_t freepages_count, freepages_delay_total;
+	TS_ABI_ACCOUNTING
 	uint64_t freepages_delay_max, freepages_delay_min;
 	uint64_t thrashing_count, thrashing_delay_total;
 	uint64_t thrashing_delay_max, thrashing_delay_min;
@@ -121,81 +114,86 @@ struct field_desc {
 #define FD_V1(id, m, nm) [id] = { nm, offsetof(struct ts_abi, m), \
 	offsetof(struct ts_abi_v15, m), offsetof(struct ts_abi_v1, m), SZ(m) }
 
-static const struct field_desc fields[F__COUNT] = {
-	FD(F_EXITCODE, exitcode, "exitcode"),
-	FD(F_FLAG, flag, "flags"),
-	FD(F_NICE, nice, "nice"),
-	FD_V1(F_CPU_COUNT, cpu_count, "cpu_count"),
-	FD_V1(F_CPU_DELAY_TOTAL, cpu_delay_total, "cpu_delay_ns"),
-	FD_V1(F_BLKIO_COUNT, blkio_count, "blkio_count"),
-	FD_V1(F_BLKIO_DELAY_TOTAL, blkio_delay_total, "blkio_delay_ns"),
-	FD_V1(F_SWAPIN_COUNT, swapin_count, "swapin_count"),
-	FD_V1(F_SWAPIN_DELAY_TOTAL, swapin_delay_total, "swapin_delay_ns"),
-	FD_V1(F_CPU_RUN_REAL_TOTAL, cpu_run_real_total, "cpu_run_real_ns"),
-	FD_V1(F_CPU_RUN_VIRTUAL_TOTAL, cpu_run_virtual_total, "cpu_run_virtual_ns"),
-	FD(F_SCHED, sched, "sched"),
-	FD(F_UID, uid, "uid"),
-	FD(F_GID, gid, "gid"),
-	FD(F_PID, pid, "ac_pid"),
-	FD(F_PPID, ppid, "ppid"),
-	FD(F_BTIME, btime, "btime32"),
-	FD(F_ETIME, etime, "elapsed_us"),
-	FD(F_UTIME, utime, "utime_us"),
-	FD(F_STIME, stime, "stime_us"),
-	FD(F_MINFLT, minflt, "minflt"),
-	FD(F_MAJFLT, majflt, "majflt"),
-	FD(F_COREMEM, coremem, "coremem_mb_us"),
-	FD(F_VIRTMEM, virtmem, "virtmem_mb_us"),
-	FD(F_HIWATER_RSS, hiwater_rss, "hiwater_rss_kb"),
-	FD(F_HIWATER_VM, hiwater_vm, "hiwater_vm_kb"),
-	FD(F_READ_CHAR, read_char, "read_char"),
-	FD(F_WRITE_CHAR, write_char, "write_char"),
-	FD(F_READ_SYSCALLS, read_syscalls, "read_syscalls"),
-	FD(F_WRITE_SYSCALLS, write_syscalls, "write_syscalls"),
-	FD(F_READ_BYTES, read_bytes, "read_bytes"),
-	FD(F_WRITE_BYTES, write_bytes, "write_bytes"),
-	FD(F_CANCELLED_WRITE_BYTES, cancelled_write_bytes, "cancelled_write_bytes"),
-	FD(F_NVCSW, nvcsw, "nvcsw"),
-	FD(F_NIVCSW, nivcsw, "nivcsw"),
-	FD(F_UTIMESCALED, utimescaled, "utimescaled_us"),
-	FD(F_STIMESCALED, stimescaled, "stimescaled_us"),
-	FD(F_CPU_SCALED_RUN_REAL_TOTAL, cpu_scaled_run_real_total, "cpu_scaled_run_real_ns"),
-	FD(F_FREEPAGES_COUNT, freepages_count, "freepages_count"),
-	FD(F_FREEPAGES_DELAY_TOTAL, freepages_delay_total, "freepages_delay_ns"),
-	FD(F_THRASHING_COUNT, thrashing_count, "thrashing_count"),
-	FD(F_THRASHING_DELAY_TOTAL, thrashing_delay_total, "thrashing_delay_ns"),
-	FD(F_BTIME64, btime64, "btime64"),
-	FD(F_COMPACT_COUNT, compact_count, "compact_count"),
-	FD(F_COMPACT_DELAY_TOTAL, compact_delay_total, "compact_delay_ns"),
-	FD(F_TGID, tgid, "ac_tgid"),
-	FD(F_TGETIME, tgetime, "tgetime_us"),
-	FD(F_EXE_DEV, exe_dev, "exe_dev"),
-	FD(F_EXE_INODE, exe_inode, "exe_inode"),
-	FD(F_WPCOPY_COUNT, wpcopy_count, "wpcopy_count"),
-	FD(F_WPCOPY_DELAY_TOTAL, wpcopy_delay_total, "wpcopy_delay_ns"),
-	FD(F_IRQ_COUNT, irq_count, "irq_count"),
-	FD(F_IRQ_DELAY_TOTAL, irq_delay_total, "irq_delay_ns"),
-	FD(F_CPU_DELAY_MAX, cpu_delay_max, "cpu_delay_max_ns"),
-	FD(F_CPU_DELAY_MIN, cpu_delay_min, "cpu_delay_min_ns"),
-	FD(F_BLKIO_DELAY_MAX, blkio_delay_max, "blkio_delay_max_ns"),
-	FD(F_BLKIO_DELAY_MIN, blkio_delay_min, "blkio_delay_min_ns"),
-	FD(F_SWAPIN_DELAY_MAX, swapin_delay_max, "swapin_delay_max_ns"),
-	FD(F_SWAPIN_DELAY_MIN, swapin_delay_min, "swapin_delay_min_ns"),
-	FD(F_FREEPAGES_DELAY_MAX, freepages_delay_max, "freepages_delay_max_ns"),
-	FD(F_FREEPAGES_DELAY_MIN, freepages_delay_min, "freepages_delay_min_ns"),
-	FD(F_THRASHING_DELAY_MAX, thrashing_delay_max, "thrashing_delay_max_ns"),
-	FD(F_THRASHING_DELAY_MIN, thrashing_delay_min, "thrashing_delay_min_ns"),
-	FD(F_COMPACT_DELAY_MAX, compact_delay_max, "compact_delay_max_ns"),
-	FD(F_COMPACT_DELAY_MIN, compact_delay_min, "compact_delay_min_ns"),
-	FD(F_WPCOPY_DELAY_MAX, wpcopy_delay_max, "wpcopy_delay_max_ns"),
-	FD(F_WPCOPY_DELAY_MIN, wpcopy_delay_min, "wpcopy_delay_min_ns"),
-	FD(F_IRQ_DELAY_MAX, irq_delay_max, "irq_delay_max_ns"),
-	FD(F_IRQ_DELAY_MIN, irq_delay_min, "irq_delay_min_ns"),
-	FD_NO15(F_SOFT_COUNT, soft_count, "soft_count"),
-	FD_NO15(F_SOFT_DELAY_TOTAL, soft_delay_total, "soft_delay_ns"),
-	FD_NO15(F_SOFT_DELAY_MAX, soft_delay_max, "soft_delay_max_ns"),
-	FD_NO15(F_SOFT_DELAY_MIN, soft_delay_min, "soft_delay_min_ns"),
-};
+/* Every field: X(how, id, member, name), where how says which layouts
+ * hold it: FD every one but v1, FD_NO15 not v15 either (added after it),
+ * FD_V1 v1 too. */
+#define TS_FIELDS(X) \
+	X(FD, F_EXITCODE, exitcode, "exitcode") \
+	X(FD, F_FLAG, flag, "flags") \
+	X(FD, F_NICE, nice, "nice") \
+	X(FD_V1, F_CPU_COUNT, cpu_count, "cpu_count") \
+	X(FD_V1, F_CPU_DELAY_TOTAL, cpu_delay_total, "cpu_delay_ns") \
+	X(FD_V1, F_BLKIO_COUNT, blkio_count, "blkio_count") \
+	X(FD_V1, F_BLKIO_DELAY_TOTAL, blkio_delay_total, "blkio_delay_ns") \
+	X(FD_V1, F_SWAPIN_COUNT, swapin_count, "swapin_count") \
+	X(FD_V1, F_SWAPIN_DELAY_TOTAL, swapin_delay_total, "swapin_delay_ns") \
+	X(FD_V1, F_CPU_RUN_REAL_TOTAL, cpu_run_real_total, "cpu_run_real_ns") \
+	X(FD_V1, F_CPU_RUN_VIRTUAL_TOTAL, cpu_run_virtual_total, "cpu_run_virtual_ns") \
+	X(FD, F_SCHED, sched, "sched") \
+	X(FD, F_UID, uid, "uid") \
+	X(FD, F_GID, gid, "gid") \
+	X(FD, F_PID, pid, "ac_pid") \
+	X(FD, F_PPID, ppid, "ppid") \
+	X(FD, F_BTIME, btime, "btime32") \
+	X(FD, F_ETIME, etime, "elapsed_us") \
+	X(FD, F_UTIME, utime, "utime_us") \
+	X(FD, F_STIME, stime, "stime_us") \
+	X(FD, F_MINFLT, minflt, "minflt") \
+	X(FD, F_MAJFLT, majflt, "majflt") \
+	X(FD, F_COREMEM, coremem, "coremem_mb_us") \
+	X(FD, F_VIRTMEM, virtmem, "virtmem_mb_us") \
+	X(FD, F_HIWATER_RSS, hiwater_rss, "hiwater_rss_kb") \
+	X(FD, F_HIWATER_VM, hiwater_vm, "hiwater_vm_kb") \
+	X(FD, F_READ_CHAR, read_char, "read_char") \
+	X(FD, F_WRITE_CHAR, write_char, "write_char") \
+	X(FD, F_READ_SYSCALLS, read_syscalls, "read_syscalls") \
+	X(FD, F_WRITE_SYSCALLS, write_syscalls, "write_syscalls") \
+	X(FD, F_READ_BYTES, read_bytes, "read_bytes") \
+	X(FD, F_WRITE_BYTES, write_bytes, "write_bytes") \
+	X(FD, F_CANCELLED_WRITE_BYTES, cancelled_write_bytes, "cancelled_write_bytes") \
+	X(FD, F_NVCSW, nvcsw, "nvcsw") \
+	X(FD, F_NIVCSW, nivcsw, "nivcsw") \
+	X(FD, F_UTIMESCALED, utimescaled, "utimescaled_us") \
+	X(FD, F_STIMESCALED, stimescaled, "stimescaled_us") \
+	X(FD, F_CPU_SCALED_RUN_REAL_TOTAL, cpu_scaled_run_real_total, "cpu_scaled_run_real_ns") \
+	X(FD, F_FREEPAGES_COUNT, freepages_count, "freepages_count") \
+	X(FD, F_FREEPAGES_DELAY_TOTAL, freepages_delay_total, "freepages_delay_ns") \
+	X(FD, F_THRASHING_COUNT, thrashing_count, "thrashing_count") \
+	X(FD, F_THRASHING_DELAY_TOTAL, thrashing_delay_total, "thrashing_delay_ns") \
+	X(FD, F_BTIME64, btime64, "btime64") \
+	X(FD, F_COMPACT_COUNT, compact_count, "compact_count") \
+	X(FD, F_COMPACT_DELAY_TOTAL, compact_delay_total, "compact_delay_ns") \
+	X(FD, F_TGID, tgid, "ac_tgid") \
+	X(FD, F_TGETIME, tgetime, "tgetime_us") \
+	X(FD, F_EXE_DEV, exe_dev, "exe_dev") \
+	X(FD, F_EXE_INODE, exe_inode, "exe_inode") \
+	X(FD, F_WPCOPY_COUNT, wpcopy_count, "wpcopy_count") \
+	X(FD, F_WPCOPY_DELAY_TOTAL, wpcopy_delay_total, "wpcopy_delay_ns") \
+	X(FD, F_IRQ_COUNT, irq_count, "irq_count") \
+	X(FD, F_IRQ_DELAY_TOTAL, irq_delay_total, "irq_delay_ns") \
+	X(FD, F_CPU_DELAY_MAX, cpu_delay_max, "cpu_delay_max_ns") \
+	X(FD, F_CPU_DELAY_MIN, cpu_delay_min, "cpu_delay_min_ns") \
+	X(FD, F_BLKIO_DELAY_MAX, blkio_delay_max, "blkio_delay_max_ns") \
+	X(FD, F_BLKIO_DELAY_MIN, blkio_delay_min, "blkio_delay_min_ns") \
+	X(FD, F_SWAPIN_DELAY_MAX, swapin_delay_max, "swapin_delay_max_ns") \
+	X(FD, F_SWAPIN_DELAY_MIN, swapin_delay_min, "swapin_delay_min_ns") \
+	X(FD, F_FREEPAGES_DELAY_MAX, freepages_delay_max, "freepages_delay_max_ns") \
+	X(FD, F_FREEPAGES_DELAY_MIN, freepages_delay_min, "freepages_delay_min_ns") \
+	X(FD, F_THRASHING_DELAY_MAX, thrashing_delay_max, "thrashing_delay_max_ns") \
+	X(FD, F_THRASHING_DELAY_MIN, thrashing_delay_min, "thrashing_delay_min_ns") \
+	X(FD, F_COMPACT_DELAY_MAX, compact_delay_max, "compact_delay_max_ns") \
+	X(FD, F_COMPACT_DELAY_MIN, compact_delay_min, "compact_delay_min_ns") \
+	X(FD, F_WPCOPY_DELAY_MAX, wpcopy_delay_max, "wpcopy_delay_max_ns") \
+	X(FD, F_WPCOPY_DELAY_MIN, wpcopy_delay_min, "wpcopy_delay_min_ns") \
+	X(FD, F_IRQ_DELAY_MAX, irq_delay_max, "irq_delay_max_ns") \
+	X(FD, F_IRQ_DELAY_MIN, irq_delay_min, "irq_delay_min_ns") \
+	X(FD_NO15, F_SOFT_COUNT, soft_count, "soft_count") \
+	X(FD_NO15, F_SOFT_DELAY_TOTAL, soft_delay_total, "soft_delay_ns") \
+	X(FD_NO15, F_SOFT_DELAY_MAX, soft_delay_max, "soft_delay_max_ns") \
+	X(FD_NO15, F_SOFT_DELAY_MIN, soft_delay_min, "soft_delay_min_ns")
+
+#define FIELD_DESC(how, id, m, nm) how(id, m, nm),
+static const struct field_desc fields[F__COUNT] = { TS_FIELDS(FIELD_DESC) };
 
 /* Size of each struct version.  Versions 5, 6 and 8 changed no layout. */
 static const uint16_t version_size[TS_KNOWN_VERSION + 1] = {
@@ -238,7 +236,7 @@ size_t ts_struct_size(unsigned version)
 	return version <= TS_KNOWN_VERSION ? version_size[version] : 0;
 }
 
-static uint64_t load_le(const unsigned char *p, unsigned size)
+static inline uint64_t load_le(const unsigned char *p, unsigned size)
 {
 	uint64_t v = 0;
 
@@ -319,6 +317,26 @@ static const struct layout_table *layout_table(unsigned layout)
 	return &layout_tables[layout == 1 ? L_V1 : layout == 15 ? L_V15 : L_APPEND];
 }
 
+/* A field of the append-only layout at its (constant) offset, or 0 when
+ * the payload ends before the field does. */
+static inline __attribute__((always_inline)) uint64_t
+load_append(const unsigned char *p, size_t len, size_t off, unsigned size)
+{
+	return off + size <= len ? load_le(p + off, size) : 0;
+}
+
+/* Every layout but v1 and v15 (all that kernels since 6.15 send): one
+ * load per field at a constant offset, each checked against len, in
+ * straight-line code generated from TS_FIELDS. */
+static void read_append(const unsigned char *p, size_t len,
+			struct exit_record *r)
+{
+#define READ_APPEND(how, id, m, nm) \
+	r->v[id] = load_append(p, len, offsetof(struct ts_abi, m), SZ(m));
+	TS_FIELDS(READ_APPEND)
+#undef READ_APPEND
+}
+
 static void read_fields(const unsigned char *p, size_t len, unsigned layout,
 			struct exit_record *r)
 {
@@ -327,6 +345,11 @@ static void read_fields(const unsigned char *p, size_t len, unsigned layout,
 
 	while (k > 0 && (size_t)t->f[k - 1].off + t->f[k - 1].size > len)
 		k--;
+	memcpy(r->present, t->prefix[k], sizeof(r->present));
+	if (layout != 1 && layout != 15) {
+		read_append(p, len, r);
+		return;
+	}
 	memset(r->v, 0, sizeof(r->v));
 	for (i = 0; i < k; i++) {
 		const struct layout_field *lf = &t->f[i];
@@ -336,7 +359,6 @@ static void read_fields(const unsigned char *p, size_t len, unsigned layout,
 		else
 			r->v[lf->field] = load_le(p + lf->off, lf->size);
 	}
-	memcpy(r->present, t->prefix[k], sizeof(r->present));
 }
 
 static void read_comm(const unsigned char *p, size_t len, unsigned layout,

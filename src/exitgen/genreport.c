@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gen_summary.h"
+#include "json_out.h"
 #include "safeopen.h"
 
 static struct rep_item *rep_add(struct replist *l, const char *key, enum rep_type t)
@@ -207,20 +208,6 @@ int genreport_build(struct replist *l, const struct spawn_config *cfg,
 	return 0;
 }
 
-static void json_string(const char *s, FILE *out)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
 static void value_plain(const struct rep_item *kv, FILE *out)
 {
 	switch (kv->type) {
@@ -236,22 +223,40 @@ static void value_plain(const struct rep_item *kv, FILE *out)
 	}
 }
 
+static void json_value(struct json_out *j, const struct rep_item *kv)
+{
+	switch (kv->type) {
+	case REP_U64:
+		json_out_u64(j, kv->u);
+		break;
+	case REP_DBL:
+		json_out_double(j, kv->d, kv->prec);
+		break;
+	case REP_STR:
+		json_out_str(j, kv->s);
+		break;
+	}
+}
+
 void genreport_json(const struct replist *l, FILE *out)
 {
-	fputc('{', out);
-	for (unsigned i = 0; i < l->n; i++) {
-		const struct rep_item *kv = &l->item[i];
+	struct json_out j;
+	char *doc;
+	size_t len;
 
-		if (i)
-			fputc(',', out);
-		json_string(kv->key, out);
-		fputc(':', out);
-		if (kv->type == REP_STR)
-			json_string(kv->s, out);
-		else
-			value_plain(kv, out);
+	json_out_init(&j, false);
+	json_out_obj_begin(&j);
+	for (unsigned i = 0; i < l->n; i++) {
+		json_out_key(&j, l->item[i].key);
+		json_value(&j, &l->item[i]);
 	}
-	fputs("}\n", out);
+	json_out_obj_end(&j);
+	doc = json_out_finish(&j, &len);
+	if (doc) {
+		fwrite(doc, 1, len, out);
+		fputc('\n', out);
+	}
+	free(doc);
 }
 
 static double get_d(const struct replist *l, const char *key)

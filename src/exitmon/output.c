@@ -171,14 +171,6 @@ static void queue(struct output *o, const char *buf, size_t len,
 	o->lines += lines;
 }
 
-void output_put(struct output *o, const char *buf, size_t len, uint64_t lines)
-{
-	pthread_mutex_lock(&o->lock);
-	queue(o, buf, len, lines);
-	flush_locked(o);
-	pthread_mutex_unlock(&o->lock);
-}
-
 void output_lost(struct output *o, uint64_t lines)
 {
 	pthread_mutex_lock(&o->lock);
@@ -204,11 +196,12 @@ void output_counts(struct output *o, uint64_t *written, uint64_t *unwritten)
 	pthread_mutex_unlock(&o->lock);
 }
 
-/* Cut a partial line off a regular file after a failed write. */
-static void cut_partial(struct output *o, size_t done)
+/* Cut the partial last line of p[0..done) (just written) off a regular
+ * file after a failed write. */
+static void cut_partial(struct output *o, const char *p, size_t done)
 {
-	const char *nl = done ? memrchr(o->buf, '\n', done) : NULL;
-	size_t whole = nl ? (size_t)(nl - o->buf) + 1 : 0;
+	const char *nl = done ? memrchr(p, '\n', done) : NULL;
+	size_t whole = nl ? (size_t)(nl - p) + 1 : 0;
 	off_t end;
 
 	if (whole == done || !o->regular)
@@ -219,55 +212,80 @@ static void cut_partial(struct output *o, size_t done)
 		return;
 }
 
+/* A pipe takes a write of up to PIPE_BUF bytes whole or not at all: write
+ * whole lines in such chunks, so a reader that stalls never holds half a
+ * record. */
+static size_t chunk(const struct output *o, const char *p, size_t n)
+{
+	const char *nl;
+
+	if (o->regular || n <= PIPE_BUF)
+		return n;
+	nl = memrchr(p, '\n', PIPE_BUF);
+	return nl ? (size_t)(nl - p) + 1 : n;
+}
+
+/* Write p[0..n); how much was written.  A failure is left in last_err
+ * (and ever_err unless it is EAGAIN), success clears last_err. */
+static size_t write_out(struct output *o, const char *p, size_t n)
+{
+	size_t done = 0;
+
+	o->last_err = 0;
+	while (done < n) {
+		ssize_t w = write(o->fd, p + done, chunk(o, p + done, n - done));
+
+		if (w > 0) {
+			done += (size_t)w;
+			continue;
+		}
+		if (w < 0 && errno == EINTR)
+			continue;
+		o->last_err = w < 0 ? -errno : -EIO;
+		if (o->last_err != -EAGAIN)
+			o->ever_err = o->last_err;
+		break;
+	}
+	return done;
+}
+
+static void count_written(struct output *o, uint64_t lines)
+{
+	o->written += lines;
+	o->written_here += lines;
+}
+
 static void consume(struct output *o, size_t n)
 {
 	uint64_t l = count_lines(o->buf, n);
 
-	o->written += l;
-	o->written_here += l;
+	count_written(o, l);
 	o->lines -= l;
 	memmove(o->buf, o->buf + n, o->len - n);
 	o->len -= n;
 }
 
-/* A pipe takes a write of up to PIPE_BUF bytes whole or not at all: write
- * whole lines in such chunks, so a reader that stalls never holds half a
- * record. */
-static size_t chunk(const struct output *o, size_t done)
+/* After a hard failure (disk full, reader gone) that wrote p[0..done) of
+ * `lines` lines: what was written whole stays, the rest is lost and
+ * counted; no partial line is left. */
+static void count_failed(struct output *o, const char *p, size_t done,
+			 uint64_t lines)
 {
-	size_t n = o->len - done;
-	const char *nl;
+	uint64_t whole = count_lines(p, done);
 
-	if (o->regular || n <= PIPE_BUF)
-		return n;
-	nl = memrchr(o->buf + done, '\n', PIPE_BUF);
-	return nl ? (size_t)(nl - (o->buf + done)) + 1 : n;
+	cut_partial(o, p, done);
+	count_written(o, whole);
+	o->unwritten += lines - whole;
 }
 
 static int flush_locked(struct output *o)
 {
-	size_t done = 0;
+	size_t done = write_out(o, o->buf, o->len);
 
-	while (done < o->len) {
-		ssize_t n = write(o->fd, o->buf + done, chunk(o, done));
-
-		if (n > 0) {
-			done += (size_t)n;
-			continue;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		o->last_err = n < 0 ? -errno : -EIO;
-		if (o->last_err != -EAGAIN)
-			o->ever_err = o->last_err;
-		break;
-	}
 	if (done == o->len) {
-		o->written_here += o->lines;
-		o->written += o->lines;
+		count_written(o, o->lines);
 		o->lines = 0;
 		o->len = 0;
-		o->last_err = 0;
 		return 0;
 	}
 	if (o->last_err == -EAGAIN) {
@@ -276,19 +294,43 @@ static int flush_locked(struct output *o)
 		consume(o, done);
 		return o->last_err;
 	}
-	/* Disk full or reader gone: what was written whole stays, the rest
-	 * of the queue is lost and counted; no partial line is left. */
-	cut_partial(o, done);
-	{
-		uint64_t whole = count_lines(o->buf, done);
-
-		o->written += whole;
-		o->written_here += whole;
-		o->unwritten += o->lines - whole;
-	}
+	count_failed(o, o->buf, done, o->lines);
 	o->lines = 0;
 	o->len = 0;
 	return o->last_err;
+}
+
+/* Nothing queued: write the caller's lines straight from its buffer (no
+ * copy); only what a slow reader leaves is queued. */
+static void put_direct(struct output *o, const char *buf, size_t len,
+		       uint64_t lines)
+{
+	size_t done = write_out(o, buf, len);
+	uint64_t whole;
+
+	if (done == len) {
+		count_written(o, lines);
+		return;
+	}
+	if (o->last_err != -EAGAIN) {
+		count_failed(o, buf, done, lines);
+		return;
+	}
+	whole = count_lines(buf, done);
+	count_written(o, whole);
+	queue(o, buf + done, len - done, lines - whole);
+}
+
+void output_put(struct output *o, const char *buf, size_t len, uint64_t lines)
+{
+	pthread_mutex_lock(&o->lock);
+	if (o->len == 0) {
+		put_direct(o, buf, len, lines);
+	} else {
+		queue(o, buf, len, lines);
+		flush_locked(o);
+	}
+	pthread_mutex_unlock(&o->lock);
 }
 
 int output_flush(struct output *o)

@@ -30,7 +30,8 @@ FUZZ_FLAGS         := -fsanitize=fuzzer,address,undefined \
                       -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
 # What the fuzz target exercises: only the parser (with its netlink
 # walk) and the formats, so it links libnl but not libcap.
-FUZZ_LIB_SRCS      := src/common/record.c src/common/tsnl.c src/common/format.c
+FUZZ_LIB_SRCS      := src/common/record.c src/common/tsnl.c src/common/format.c \
+                      src/common/json_out.c
 FUZZ_LIBS          := $(shell $(PKG_CONFIG) --libs libnl-3.0 libnl-genl-3.0)
 FUZZ_RUN_FLAGS     := -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
                       -print_final_stats=1
@@ -45,7 +46,7 @@ SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(SAN_B)/tests/%)
 
 # The readers' target: recread.c and the writers it round-trips through.
 RECREAD_FUZZ_SRCS  := src/common/recread.c src/common/format.c src/common/record.c \
-                      src/common/tsnl.c
+                      src/common/tsnl.c src/common/json_out.c
 RECREAD_SMOKE_SECONDS ?= 10
 
 $(SAN_B)/%.o: %.c

@@ -1,6 +1,7 @@
 /* Unit tests of exitgen's report (src/genreport.c): cohort grouping on the
  * two published examples, the key list, JSON escaping, the summary file. */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -117,6 +118,15 @@ static void test_json_and_summary(void **state)
 	assert_non_null(strstr(text, "{\"exits\":900,\"target_rate\":\"max\","));
 	assert_non_null(strstr(text, "\"tag\":\"a\\\"b\\\\c\""));
 	assert_string_equal(text + len - 2, "}\n");
+	free(text);
+	/* Through json_out: short escapes; an infinity is null, not the
+	 * invalid "inf" (rep_dbl already keeps NaN out). */
+	rep_str(&l, "ctl", "a\nb\x01");
+	rep_dbl(&l, "inf", INFINITY, 3);
+	f = open_memstream(&text, &len);
+	genreport_json(&l, f);
+	fclose(f);
+	assert_non_null(strstr(text, ",\"ctl\":\"a\\nb\\u0001\",\"inf\":null}\n"));
 	free(text);
 
 	fd = mkstemp(path);

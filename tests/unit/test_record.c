@@ -120,7 +120,7 @@ static void test_version(void **state)
 	const struct exit_record *r = &out.rec[0];
 	char comm[16];
 
-	snprintf(comm, sizeof(comm), "task-v%u", v);
+	snprintf(comm, sizeof(comm), "task-v%u", v % 1000);	/* v < 1000 */
 	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
 	tsb_fill_stats(stats_buf, len, v, layout, comm);
 	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_PID, 4242, stats_buf, len);
@@ -440,6 +440,31 @@ static void expect_bad(struct tsb_msg *m)
 	assert_int_equal(parse(m, &out), -EBADMSG);
 }
 
+/* A message of whole AGGR nests (each an id and stats_buf[0..len)) that
+ * must be rejected as malformed. */
+struct aggr_spec {
+	int nest, id_type;
+	uint32_t id;
+};
+#define AP(id) { TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_PID, id }
+#define AT(id) { TASKSTATS_TYPE_AGGR_TGID, TASKSTATS_TYPE_TGID, id }
+
+static void expect_bad_aggrs(const struct aggr_spec *a, size_t n, size_t len)
+{
+	struct tsb_msg m;
+	size_t i;
+
+	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
+	for (i = 0; i < n; i++)
+		tsb_aggr(&m, a[i].nest, a[i].id_type, a[i].id, stats_buf, len);
+	tsb_end(&m);
+	expect_bad(&m);
+}
+#define BAD_AGGRS(len, ...) do { \
+	const struct aggr_spec a_[] = { __VA_ARGS__ }; \
+	expect_bad_aggrs(a_, sizeof(a_) / sizeof(a_[0]), len); \
+} while (0)
+
 /* A message with an unknown (newer) attribute still gives its pid record. */
 static void expect_skipped_unknown(struct tsb_msg *m)
 {
@@ -547,19 +572,9 @@ static void test_duplicates(void **state)
 	tsb_nest_end(&m, nest);
 	tsb_end(&m);
 	expect_bad(&m);
-	/* Two AGGR_PID. */
-	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
-	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_PID, 1, stats_buf, len);
-	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_PID, 2, stats_buf, len);
-	tsb_end(&m);
-	expect_bad(&m);
-	/* Two AGGR_TGID. */
-	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
-	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_PID, 1, stats_buf, len);
-	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_TGID, TASKSTATS_TYPE_TGID, 2, stats_buf, len);
-	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_TGID, TASKSTATS_TYPE_TGID, 3, stats_buf, len);
-	tsb_end(&m);
-	expect_bad(&m);
+	/* Two AGGR_PID; two AGGR_TGID. */
+	BAD_AGGRS(len, AP(1), AP(2));
+	BAD_AGGRS(len, AP(1), AT(2), AT(3));
 }
 
 static void test_structure_errors(void **state)
@@ -571,15 +586,8 @@ static void test_structure_errors(void **state)
 	(void)state;
 	tsb_fill_stats(stats_buf, len, 16, 16, "s");
 	/* AGGR_TGID without an AGGR_PID first. */
-	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
-	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_TGID, TASKSTATS_TYPE_TGID, 2, stats_buf, len);
-	tsb_end(&m);
-	expect_bad(&m);
-	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
-	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_TGID, TASKSTATS_TYPE_TGID, 2, stats_buf, len);
-	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_PID, 1, stats_buf, len);
-	tsb_end(&m);
-	expect_bad(&m);
+	BAD_AGGRS(len, AT(2));
+	BAD_AGGRS(len, AT(2), AP(1));
 	/* An attribute type newer than we know, inside a nest: a later kernel
 	 * may add one; it is skipped, the record still parses. */
 	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
@@ -591,10 +599,7 @@ static void test_structure_errors(void **state)
 	tsb_end(&m);
 	expect_skipped_unknown(&m);
 	/* The wrong id type for the nest (TGID inside AGGR_PID). */
-	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
-	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_TGID, 1, stats_buf, len);
-	tsb_end(&m);
-	expect_bad(&m);
+	BAD_AGGRS(len, { TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_TGID, 1 });
 	/* A newer top-level attribute is skipped too; bare PID/STATS at the
 	 * top are known types in the wrong place: malformed. */
 	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);

@@ -1,283 +1,336 @@
-/* JSON result file. */
+/* JSON result file, written with json_out in json-c's pretty layout (the
+ * layout the file always had; tests and `exitsweep compare` read it back
+ * with json-c). */
 #include "sweep_json.h"
 
 #include <errno.h>
-#include <json-c/json.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_out.h"
 #include "safeopen.h"
 
+/* Members: key and value in one call. */
+static void kstr(struct json_out *j, const char *k, const char *v)
+{
+	json_out_key(j, k);
+	json_out_str(j, v);
+}
+
 /* NAN (n/a) is null; numbers keep 9 significant digits. */
-static struct json_object *jnum(double v)
+static void knum(struct json_out *j, const char *k, double v)
 {
-	char s[40];
-
-	if (!isfinite(v))
-		return NULL;
-	snprintf(s, sizeof(s), "%.9g", v);
-	return json_object_new_double_s(v, s);
+	json_out_key(j, k);
+	json_out_double(j, v, JSON_OUT_SIG9);
 }
 
-static void put(struct json_object *o, const char *k, struct json_object *v)
+static void ku64(struct json_out *j, const char *k, uint64_t v)
 {
-	json_object_object_add(o, k, v);
+	json_out_key(j, k);
+	json_out_u64(j, v);
 }
 
-static struct json_object *jstr(const char *s)
+static void ki64(struct json_out *j, const char *k, int64_t v)
 {
-	return json_object_new_string(s);
+	json_out_key(j, k);
+	json_out_i64(j, v);
 }
 
-static struct json_object *machine_obj(const struct sweep_machine *m)
+static void kbool(struct json_out *j, const char *k, bool v)
 {
-	struct json_object *o = json_object_new_object();
-
-	put(o, "hostname", jstr(m->hostname));
-	put(o, "kernel", jstr(m->kernel));
-	put(o, "kernel_build", jstr(m->kernel_build));
-	put(o, "arch", jstr(m->arch));
-	put(o, "cpus", json_object_new_int64(m->cpus));
-	put(o, "cpus_possible", jstr(m->cpus_possible));
-	put(o, "cpu_model", jstr(m->cpu_model));
-	put(o, "taskstats_version", json_object_new_int(m->struct_version));
-	put(o, "delayacct", json_object_new_int(m->delayacct));
-	put(o, "exitmon_version", jstr(m->exitmon_version));
-	put(o, "exitgen_version", jstr(m->exitgen_version));
-	put(o, "exitsweep_version", jstr(m->exitsweep_version));
-	put(o, "exitprobe_version", jstr(m->exitprobe_version));
-	put(o, "started", jstr(m->started));
-	return o;
+	json_out_key(j, k);
+	json_out_bool(j, v);
 }
 
-static struct json_object *config_obj(const struct sweep_config *cfg)
+/* A member whose value is null when `ok` is false. */
+static void knum_if(struct json_out *j, const char *k, bool ok, double v)
 {
-	struct json_object *o = json_object_new_object(), *dims = json_object_new_object();
+	knum(j, k, ok ? v : NAN);
+}
 
-	put(o, "command", jstr(cfg->command));
-	put(o, "runs", json_object_new_int64(cfg->runs));
-	put(o, "count", json_object_new_uint64(cfg->count));
-	put(o, "seed", json_object_new_uint64(cfg->seed));
-	if (cfg->kind == KIND_COHORT)
-		put(o, "cohort", json_object_new_int64(cfg->cohort));
-	if (cfg->kind == KIND_REAP)
-		put(o, "kill_batch", json_object_new_int64(cfg->kill_batch));
+static void machine_obj(struct json_out *j, const struct sweep_machine *m)
+{
+	json_out_key(j, "machine");
+	json_out_obj_begin(j);
+	kstr(j, "hostname", m->hostname);
+	kstr(j, "kernel", m->kernel);
+	kstr(j, "kernel_build", m->kernel_build);
+	kstr(j, "arch", m->arch);
+	ki64(j, "cpus", m->cpus);
+	kstr(j, "cpus_possible", m->cpus_possible);
+	kstr(j, "cpu_model", m->cpu_model);
+	ki64(j, "taskstats_version", m->struct_version);
+	ki64(j, "delayacct", m->delayacct);
+	kstr(j, "exitmon_version", m->exitmon_version);
+	kstr(j, "exitgen_version", m->exitgen_version);
+	kstr(j, "exitsweep_version", m->exitsweep_version);
+	kstr(j, "exitprobe_version", m->exitprobe_version);
+	kstr(j, "started", m->started);
+	json_out_obj_end(j);
+}
+
+static void config_dims(struct json_out *j, const struct sweep_config *cfg)
+{
+	json_out_key(j, "dimensions");
+	json_out_obj_begin(j);
 	for (int d = 0; d < DIM_COUNT; d++) {
-		struct json_object *l;
-
 		if (!sweep_kind_has_dim(cfg->kind, (enum sweep_dim)d))
 			continue;
-		l = json_object_new_array();
+		json_out_key(j, sweep_dim_name((enum sweep_dim)d));
+		json_out_arr_begin(j);
 		for (size_t i = 0; i < cfg->dim[d].n; i++)
-			json_object_array_add(l, jstr(cfg->dim[d].label[i]));
-		put(dims, sweep_dim_name((enum sweep_dim)d), l);
+			json_out_str(j, cfg->dim[d].label[i]);
+		json_out_arr_end(j);
 	}
-	put(o, "dimensions", dims);
-	if (cfg->kind == KIND_OVERHEAD) {
-		put(o, "probe", jstr(cfg->exitprobe ? cfg->probe_method : "off"));
-		put(o, "probe_note", jstr(cfg->probe_note));
-	}
-	return o;
+	json_out_obj_end(j);
 }
 
-static struct json_object *dims_obj(const struct sweep_config *cfg,
-				    const struct sweep_cell *c)
+static void config_obj(struct json_out *j, const struct sweep_config *cfg)
 {
-	struct json_object *o = json_object_new_object();
+	json_out_key(j, "config");
+	json_out_obj_begin(j);
+	kstr(j, "command", cfg->command);
+	ki64(j, "runs", cfg->runs);
+	ku64(j, "count", cfg->count);
+	ku64(j, "seed", cfg->seed);
+	if (cfg->kind == KIND_COHORT)
+		ki64(j, "cohort", cfg->cohort);
+	if (cfg->kind == KIND_REAP)
+		ki64(j, "kill_batch", cfg->kill_batch);
+	config_dims(j, cfg);
+	if (cfg->kind == KIND_OVERHEAD) {
+		kstr(j, "probe", cfg->exitprobe ? cfg->probe_method : "off");
+		kstr(j, "probe_note", cfg->probe_note);
+	}
+	json_out_obj_end(j);
+}
 
+static void dims_obj(struct json_out *j, const struct sweep_config *cfg,
+		     const struct sweep_cell *c)
+{
+	json_out_key(j, "dimensions");
+	json_out_obj_begin(j);
 	for (int d = 0; d < DIM_COUNT; d++)
 		if (sweep_kind_has_dim(cfg->kind, (enum sweep_dim)d))
-			put(o, sweep_dim_name((enum sweep_dim)d),
-			    jstr(cell_label(cfg, c, (enum sweep_dim)d)));
-	return o;
+			kstr(j, sweep_dim_name((enum sweep_dim)d),
+			     cell_label(cfg, c, (enum sweep_dim)d));
+	json_out_obj_end(j);
 }
 
-static struct json_object *runs_arr(const struct sweep_config *cfg,
-				    const struct sweep_plan *plan)
+static void run_obj(struct json_out *j, const struct sweep_config *cfg,
+		    const struct sweep_run *r)
 {
-	struct json_object *arr = json_object_new_array();
-
-	for (size_t i = 0; i < plan->n_runs; i++) {
-		const struct sweep_run *r = &plan->runs[i];
-		struct json_object *o, *v;
-
-		if (!r->done)
-			continue;
-		o = json_object_new_object();
-		v = json_object_new_object();
-		put(o, "order", json_object_new_uint64(r->order));
-		put(o, "cell", json_object_new_uint64(r->cell));
-		put(o, "run", json_object_new_int64(r->rep));
-		put(o, "tag", jstr(r->tag));
-		for (int k = 0; k < M_COUNT; k++)
-			if (sweep_kind_has_metric(cfg->kind, (enum sweep_metric)k))
-				put(v, sweep_metrics[k].name, jnum(r->v[k]));
-		put(o, "values", v);
-		if (r->exit_times) {
-			struct json_object *t = json_object_new_array();
-
-			for (size_t j = 0; j < r->n_exit_times; j++)
-				json_object_array_add(t, jnum(r->exit_times[j]));
-			put(o, "exit_times_s", t);
-			put(o, "groups", jstr(r->groups));
-		}
-		json_object_array_add(arr, o);
+	json_out_obj_begin(j);
+	ku64(j, "order", r->order);
+	ku64(j, "cell", r->cell);
+	ki64(j, "run", r->rep);
+	kstr(j, "tag", r->tag);
+	json_out_key(j, "values");
+	json_out_obj_begin(j);
+	for (int k = 0; k < M_COUNT; k++)
+		if (sweep_kind_has_metric(cfg->kind, (enum sweep_metric)k))
+			knum(j, sweep_metrics[k].name, r->v[k]);
+	json_out_obj_end(j);
+	if (r->exit_times) {
+		json_out_key(j, "exit_times_s");
+		json_out_arr_begin(j);
+		for (size_t i = 0; i < r->n_exit_times; i++)
+			json_out_double(j, r->exit_times[i], JSON_OUT_SIG9);
+		json_out_arr_end(j);
+		kstr(j, "groups", r->groups);
 	}
-	return arr;
+	json_out_obj_end(j);
 }
 
-static struct json_object *stats_obj(const struct metric_stats *s)
+static void runs_arr(struct json_out *j, const struct sweep_config *cfg,
+		     const struct sweep_plan *plan)
 {
-	struct json_object *o = json_object_new_object();
-
-	put(o, "n", json_object_new_uint64(s->n));
-	put(o, "mean", jnum(s->mean));
-	put(o, "sd", jnum(s->sd));
-	put(o, "ci_lo", s->has_ci ? jnum(s->ci.lo) : NULL);
-	put(o, "ci_hi", s->has_ci ? jnum(s->ci.hi) : NULL);
-	put(o, "sum", s->n ? jnum(s->sum) : NULL);
-	return o;
+	json_out_key(j, "runs");
+	json_out_arr_begin(j);
+	for (size_t i = 0; i < plan->n_runs; i++)
+		if (plan->runs[i].done)
+			run_obj(j, cfg, &plan->runs[i]);
+	json_out_arr_end(j);
 }
 
-static struct json_object *cells_arr(const struct sweep_config *cfg,
-				     const struct sweep_plan *plan,
-				     const struct analysis *a)
+static void stats_obj(struct json_out *j, const char *k,
+		      const struct metric_stats *s)
 {
-	struct json_object *arr = json_object_new_array();
+	json_out_key(j, k);
+	json_out_obj_begin(j);
+	ku64(j, "n", s->n);
+	knum(j, "mean", s->mean);
+	knum(j, "sd", s->sd);
+	knum_if(j, "ci_lo", s->has_ci, s->ci.lo);
+	knum_if(j, "ci_hi", s->has_ci, s->ci.hi);
+	knum_if(j, "sum", s->n, s->sum);
+	json_out_obj_end(j);
+}
 
+static void cells_arr(struct json_out *j, const struct sweep_config *cfg,
+		      const struct sweep_plan *plan, const struct analysis *a)
+{
+	json_out_key(j, "cells");
+	json_out_arr_begin(j);
 	for (size_t oi = 0; oi < plan->n_cells; oi++) {
 		size_t c = a->order[oi];
-		struct json_object *o = json_object_new_object(),
-				   *ms = json_object_new_object();
 
-		put(o, "cell", json_object_new_uint64(c));
-		put(o, "dimensions", dims_obj(cfg, &plan->cells[c]));
-		put(o, "runs", json_object_new_uint64(a->cells[c].runs));
+		json_out_obj_begin(j);
+		ku64(j, "cell", c);
+		dims_obj(j, cfg, &plan->cells[c]);
+		ku64(j, "runs", a->cells[c].runs);
+		json_out_key(j, "metrics");
+		json_out_obj_begin(j);
 		for (int k = 0; k < M_COUNT; k++)
 			if (sweep_kind_has_metric(cfg->kind, (enum sweep_metric)k))
-				put(ms, sweep_metrics[k].name, stats_obj(&a->cells[c].m[k]));
-		put(o, "metrics", ms);
-		json_object_array_add(arr, o);
+				stats_obj(j, sweep_metrics[k].name, &a->cells[c].m[k]);
+		json_out_obj_end(j);
+		json_out_obj_end(j);
 	}
-	return arr;
+	json_out_arr_end(j);
 }
 
-/* One line of the flat summary list. */
-static struct json_object *summary_item(const char *section, const char *title,
-					const char *key, enum sweep_metric m,
-					const char *unit, double value, double lo,
-					double hi, int significant)
-{
-	struct json_object *o = json_object_new_object();
+/* One line of the flat summary list: a figure and its interval;
+ * significant < 0 is null; excluded adds "excluded": true. */
+struct summary_line {
+	const char *section, *title, *key, *unit;
+	enum sweep_metric m;
+	double value, lo, hi;
+	int significant;
+	bool excluded;
+};
 
-	put(o, "section", jstr(section));
-	put(o, "title", jstr(title));
-	put(o, "key", jstr(key));
-	put(o, "metric", jstr(sweep_metrics[m].name));
-	put(o, "label", jstr(sweep_metrics[m].label));
-	put(o, "unit", jstr(unit));
-	put(o, "value", jnum(value));
-	put(o, "lo", jnum(lo));
-	put(o, "hi", jnum(hi));
-	put(o, "significant", significant < 0 ? NULL :
-	    json_object_new_boolean(significant));
-	return o;
+static void summary_item(struct json_out *j, const struct summary_line *s)
+{
+	json_out_obj_begin(j);
+	kstr(j, "section", s->section);
+	kstr(j, "title", s->title);
+	kstr(j, "key", s->key);
+	kstr(j, "metric", sweep_metrics[s->m].name);
+	kstr(j, "label", sweep_metrics[s->m].label);
+	kstr(j, "unit", s->unit);
+	knum(j, "value", s->value);
+	knum(j, "lo", s->lo);
+	knum(j, "hi", s->hi);
+	json_out_key(j, "significant");
+	if (s->significant < 0)
+		json_out_null(j);
+	else
+		json_out_bool(j, s->significant);
+	if (s->excluded)
+		kbool(j, "excluded", true);
+	json_out_obj_end(j);
 }
 
 /* The main table's figures (ns or us per exit) as their own summary
  * rows, the difference in the metric's unit. */
-static void cost_item(const struct comparison *cmp, const struct figure *f,
-		      const char *key, struct json_object *summary)
+static void cost_item(struct json_out *j, const struct comparison *cmp,
+		      const struct figure *f, const char *key)
 {
 	char sec[96], title[192];
-	struct json_object *o;
+	struct summary_line s = { sec, title, key, sweep_metrics[f->metric].unit,
+				  f->metric, NAN, NAN, NAN, -1, f->excluded };
 
 	if (f->metric != M_TS_NS_PER_EXIT && f->metric != M_CPU_US_PER_EXIT)
 		return;
 	snprintf(sec, sizeof(sec), "cost:%s", cmp->section);
 	snprintf(title, sizeof(title), "Cost per exit, mean a - mean b: %s",
 		 cmp->title + strlen("%ovhd of "));
-	o = summary_item(sec, title, key, f->metric, sweep_metrics[f->metric].unit,
-			 f->diff_ok ? f->diff.est : NAN, f->diff_ok ? f->diff.lo : NAN,
-			 f->diff_ok ? f->diff.hi : NAN, f->diff_ok ? f->significant : -1);
-	if (f->excluded)
-		put(o, "excluded", json_object_new_boolean(true));
-	json_object_array_add(summary, o);
-}
-
-static struct json_object *figure_obj(const struct sweep_config *cfg,
-				      const struct sweep_plan *plan,
-				      const struct analysis *a, const struct figure *f,
-				      const char *key)
-{
-	struct json_object *fo = json_object_new_object();
-
-	put(fo, "key", jstr(key));
-	put(fo, "dimensions", dims_obj(cfg, &plan->cells[f->cell_a]));
-	put(fo, "metric", jstr(sweep_metrics[f->metric].name));
-	put(fo, "a_cell", json_object_new_uint64(f->cell_a));
-	put(fo, "b_cell", json_object_new_uint64(f->cell_b));
-	put(fo, "a_mean", jnum(a->cells[f->cell_a].m[f->metric].mean));
-	put(fo, "b_mean", jnum(a->cells[f->cell_b].m[f->metric].mean));
-	if (cfg->kind == KIND_OVERHEAD) {
-		put(fo, "a_achieved_rate", jnum(a->cells[f->cell_a].m[M_ACHIEVED].mean));
-		put(fo, "b_achieved_rate", jnum(a->cells[f->cell_b].m[M_ACHIEVED].mean));
+	if (f->diff_ok) {
+		s.value = f->diff.est;
+		s.lo = f->diff.lo;
+		s.hi = f->diff.hi;
+		s.significant = f->significant;
 	}
-	put(fo, "overhead_pct", f->ok ? jnum(f->ci.est) : NULL);
-	put(fo, "ci_lo", f->ok ? jnum(f->ci.lo) : NULL);
-	put(fo, "ci_hi", f->ok ? jnum(f->ci.hi) : NULL);
-	put(fo, "df", f->ok ? jnum(f->ci.df) : NULL);
-	put(fo, "significant", f->ok ? json_object_new_boolean(f->significant) : NULL);
-	put(fo, "diff", f->diff_ok ? jnum(f->diff.est) : NULL);
-	put(fo, "diff_lo", f->diff_ok ? jnum(f->diff.lo) : NULL);
-	put(fo, "diff_hi", f->diff_ok ? jnum(f->diff.hi) : NULL);
-	put(fo, "excluded", json_object_new_boolean(f->excluded));
-	put(fo, "few_ticks", json_object_new_boolean(f->few_ticks));
-	return fo;
+	summary_item(j, &s);
 }
 
-static struct json_object *comparisons_arr(const struct sweep_config *cfg,
-					   const struct sweep_plan *plan,
-					   const struct analysis *a,
-					   struct json_object *summary)
+static void figure_obj(struct json_out *j, const struct sweep_config *cfg,
+		       const struct sweep_plan *plan, const struct analysis *a,
+		       const struct figure *f, const char *key)
 {
-	struct json_object *arr = json_object_new_array();
+	json_out_obj_begin(j);
+	kstr(j, "key", key);
+	dims_obj(j, cfg, &plan->cells[f->cell_a]);
+	kstr(j, "metric", sweep_metrics[f->metric].name);
+	ku64(j, "a_cell", f->cell_a);
+	ku64(j, "b_cell", f->cell_b);
+	knum(j, "a_mean", a->cells[f->cell_a].m[f->metric].mean);
+	knum(j, "b_mean", a->cells[f->cell_b].m[f->metric].mean);
+	if (cfg->kind == KIND_OVERHEAD) {
+		knum(j, "a_achieved_rate", a->cells[f->cell_a].m[M_ACHIEVED].mean);
+		knum(j, "b_achieved_rate", a->cells[f->cell_b].m[M_ACHIEVED].mean);
+	}
+	knum_if(j, "overhead_pct", f->ok, f->ci.est);
+	knum_if(j, "ci_lo", f->ok, f->ci.lo);
+	knum_if(j, "ci_hi", f->ok, f->ci.hi);
+	knum_if(j, "df", f->ok, f->ci.df);
+	json_out_key(j, "significant");
+	if (f->ok)
+		json_out_bool(j, f->significant);
+	else
+		json_out_null(j);
+	knum_if(j, "diff", f->diff_ok, f->diff.est);
+	knum_if(j, "diff_lo", f->diff_ok, f->diff.lo);
+	knum_if(j, "diff_hi", f->diff_ok, f->diff.hi);
+	kbool(j, "excluded", f->excluded);
+	kbool(j, "few_ticks", f->few_ticks);
+	json_out_obj_end(j);
+}
 
+/* Each figure of comparison k, with its cell key: to `figures` (the
+ * comparisons array) or to the summary list. */
+static void comparison_figures(struct json_out *j, const struct sweep_config *cfg,
+			       const struct sweep_plan *plan,
+			       const struct analysis *a, size_t k, bool summary)
+{
+	const struct comparison *cmp = &a->cmp[k];
+
+	for (size_t i = 0; i < a->n_figs; i++) {
+		const struct figure *f = &a->figs[i];
+		char key[512];
+
+		if (f->comparison != k)
+			continue;
+		sweep_analyze_cell_key(cfg, &plan->cells[f->cell_a], cmp->dim,
+				       key, sizeof(key));
+		if (!summary) {
+			figure_obj(j, cfg, plan, a, f, key);
+			continue;
+		}
+		cost_item(j, cmp, f, key);
+		summary_item(j, &(struct summary_line){
+			cmp->section, cmp->title, key, "%", f->metric,
+			f->ok ? f->ci.est : NAN, f->ok ? f->ci.lo : NAN,
+			f->ok ? f->ci.hi : NAN, f->ok ? f->significant : -1,
+			f->excluded });
+	}
+}
+
+static void comparisons_arr(struct json_out *j, const struct sweep_config *cfg,
+			    const struct sweep_plan *plan,
+			    const struct analysis *a)
+{
+	json_out_key(j, "comparisons");
+	json_out_arr_begin(j);
 	for (size_t k = 0; k < a->n_cmp; k++) {
 		const struct comparison *cmp = &a->cmp[k];
-		struct json_object *o = json_object_new_object(),
-				   *figs = json_object_new_array();
 
-		put(o, "section", jstr(cmp->section));
-		put(o, "title", jstr(cmp->title));
-		put(o, "dimension", jstr(sweep_dim_name(cmp->dim)));
-		put(o, "a", jstr(cfg->dim[cmp->dim].label[cmp->a]));
-		put(o, "b", jstr(cfg->dim[cmp->dim].label[cmp->b]));
-		for (size_t i = 0; i < a->n_figs; i++) {
-			const struct figure *f = &a->figs[i];
-			struct json_object *fo;
-			char key[512];
-
-			if (f->comparison != k)
-				continue;
-			sweep_analyze_cell_key(cfg, &plan->cells[f->cell_a], cmp->dim,
-					 key, sizeof(key));
-			fo = figure_obj(cfg, plan, a, f, key);
-			json_object_array_add(figs, fo);
-			cost_item(cmp, f, key, summary);
-			fo = summary_item(cmp->section, cmp->title, key, f->metric, "%",
-					  f->ok ? f->ci.est : NAN, f->ok ? f->ci.lo : NAN,
-					  f->ok ? f->ci.hi : NAN, f->ok ? f->significant : -1);
-			if (f->excluded)
-				put(fo, "excluded", json_object_new_boolean(true));
-			json_object_array_add(summary, fo);
-		}
-		put(o, "figures", figs);
-		json_object_array_add(arr, o);
+		json_out_obj_begin(j);
+		kstr(j, "section", cmp->section);
+		kstr(j, "title", cmp->title);
+		kstr(j, "dimension", sweep_dim_name(cmp->dim));
+		kstr(j, "a", cfg->dim[cmp->dim].label[cmp->a]);
+		kstr(j, "b", cfg->dim[cmp->dim].label[cmp->b]);
+		json_out_key(j, "figures");
+		json_out_arr_begin(j);
+		comparison_figures(j, cfg, plan, a, k, false);
+		json_out_arr_end(j);
+		json_out_obj_end(j);
 	}
-	return arr;
+	json_out_arr_end(j);
 }
 
 static bool listener_cell(const struct sweep_config *cfg, const struct sweep_cell *c)
@@ -285,48 +338,55 @@ static bool listener_cell(const struct sweep_config *cfg, const struct sweep_cel
 	return cell_val(cfg, c, DIM_LISTENER) != LISTEN_NONE;
 }
 
-static struct json_object *loss_arr(const struct sweep_config *cfg,
-				    const struct sweep_plan *plan,
-				    const struct analysis *a,
-				    struct json_object *summary)
+static void loss_obj(struct json_out *j, const struct sweep_config *cfg,
+		     const struct sweep_plan *plan, size_t c,
+		     const struct cell_stats *s, const char *key)
+{
+	json_out_obj_begin(j);
+	ku64(j, "cell", c);
+	kstr(j, "key", key);
+	dims_obj(j, cfg, &plan->cells[c]);
+	ku64(j, "runs", s->runs);
+	knum(j, "expected", s->m[M_EXITS].sum);
+	knum(j, "received", s->m[M_RECORDS].sum);
+	knum(j, "lost", s->m[M_LOST].sum);
+	knum(j, "worst_run_lost", s->m[M_LOST].max);
+	knum(j, "dropped", s->m[M_DROPPED].sum);
+	knum(j, "enobufs", s->m[M_ENOBUFS].sum);
+	json_out_obj_end(j);
+}
+
+/* The listener cells' loss: objects for "loss", or summary lines. */
+static void loss_items(struct json_out *j, const struct sweep_config *cfg,
+		       const struct sweep_plan *plan, const struct analysis *a,
+		       bool summary)
 {
 	static const enum sweep_metric loss[] = { M_LOST, M_DROPPED, M_ENOBUFS };
-	struct json_object *arr = json_object_new_array();
 
 	for (size_t oi = 0; oi < plan->n_cells; oi++) {
 		size_t c = a->order[oi];
 		const struct cell_stats *s = &a->cells[c];
-		struct json_object *o;
 		char key[512];
 
 		if (!listener_cell(cfg, &plan->cells[c]))
 			continue;
 		sweep_analyze_cell_key(cfg, &plan->cells[c], DIM_COUNT, key, sizeof(key));
-		o = json_object_new_object();
-		put(o, "cell", json_object_new_uint64(c));
-		put(o, "key", jstr(key));
-		put(o, "dimensions", dims_obj(cfg, &plan->cells[c]));
-		put(o, "runs", json_object_new_uint64(s->runs));
-		put(o, "expected", jnum(s->m[M_EXITS].sum));
-		put(o, "received", jnum(s->m[M_RECORDS].sum));
-		put(o, "lost", jnum(s->m[M_LOST].sum));
-		put(o, "worst_run_lost", jnum(s->m[M_LOST].max));
-		put(o, "dropped", jnum(s->m[M_DROPPED].sum));
-		put(o, "enobufs", jnum(s->m[M_ENOBUFS].sum));
-		json_object_array_add(arr, o);
+		if (!summary) {
+			loss_obj(j, cfg, plan, c, s, key);
+			continue;
+		}
 		for (size_t i = 0; i < sizeof(loss) / sizeof(loss[0]); i++)
-			json_object_array_add(summary, summary_item(
+			summary_item(j, &(struct summary_line){
 				"loss", "Loss: records lost, dropped and ENOBUFS "
-				"episodes, summed over runs", key, loss[i], "",
-				s->m[loss[i]].n ? s->m[loss[i]].sum : NAN, NAN, NAN, -1));
+				"episodes, summed over runs", key, "", loss[i],
+				s->m[loss[i]].n ? s->m[loss[i]].sum : NAN, NAN, NAN,
+				-1, false });
 	}
-	return arr;
 }
 
 /* Cell means of the figures a kind is about, for the summary list. */
-static void means_summary(const struct sweep_config *cfg,
-			  const struct sweep_plan *plan, const struct analysis *a,
-			  struct json_object *summary)
+static void means_summary(struct json_out *j, const struct sweep_config *cfg,
+			  const struct sweep_plan *plan, const struct analysis *a)
 {
 	static const enum sweep_metric overhead[] = { M_ACHIEVED, M_CPU_US_PER_EXIT,
 		M_MACHINE_CPU_US_PER_EXIT, M_TS_NS_PER_EXIT, M_TGID_ON_SHARE,
@@ -345,60 +405,70 @@ static void means_summary(const struct sweep_config *cfg,
 		char key[512];
 
 		sweep_analyze_cell_key(cfg, &plan->cells[c], DIM_COUNT, key, sizeof(key));
-		for (size_t j = 0; j < nm; j++) {
-			const struct metric_stats *s = &a->cells[c].m[mets[j]];
+		for (size_t i = 0; i < nm; i++) {
+			const struct metric_stats *s = &a->cells[c].m[mets[i]];
 
-			json_object_array_add(summary, summary_item(
-				"means", "Means per cell", key, mets[j],
-				sweep_metrics[mets[j]].unit, s->n ? s->mean : NAN,
-				s->has_ci ? s->ci.lo : NAN, s->has_ci ? s->ci.hi : NAN, -1));
+			summary_item(j, &(struct summary_line){
+				"means", "Means per cell", key,
+				sweep_metrics[mets[i]].unit, mets[i],
+				s->n ? s->mean : NAN, s->has_ci ? s->ci.lo : NAN,
+				s->has_ci ? s->ci.hi : NAN, -1, false });
 		}
 	}
 }
 
+/* The flat list `exitsweep compare` lines up: every comparison's figures
+ * (with their cost rows), the loss of listener cells, the cell means. */
+static void summary_arr(struct json_out *j, const struct sweep_config *cfg,
+			const struct sweep_plan *plan, const struct analysis *a)
+{
+	json_out_key(j, "summary");
+	json_out_arr_begin(j);
+	for (size_t k = 0; k < a->n_cmp; k++)
+		comparison_figures(j, cfg, plan, a, k, true);
+	loss_items(j, cfg, plan, a, true);
+	means_summary(j, cfg, plan, a);
+	json_out_arr_end(j);
+}
+
 /* An interrupted sweep is partial: runs_done of runs_planned.  The tick
  * rate says how finely the user/sys split was sampled. */
-static void progress_keys(struct json_object *root, const struct sweep_plan *plan,
+static void progress_keys(struct json_out *j, const struct sweep_plan *plan,
 			  const struct analysis *a)
 {
 	size_t done = 0;
 
 	for (size_t i = 0; i < plan->n_runs; i++)
 		done += plan->runs[i].done;
-	put(root, "partial", json_object_new_boolean(done < plan->n_runs));
-	put(root, "runs_done", json_object_new_uint64(done));
-	put(root, "runs_planned", json_object_new_uint64(plan->n_runs));
-	put(root, "tick_hz", json_object_new_int64(a->hz));
-	put(root, "tick_hz_source", jstr(a->hz_how));
+	kbool(j, "partial", done < plan->n_runs);
+	ku64(j, "runs_done", done);
+	ku64(j, "runs_planned", plan->n_runs);
+	ki64(j, "tick_hz", a->hz);
+	kstr(j, "tick_hz_source", a->hz_how);
 }
 
 char *sweep_json_render(const struct sweep_config *cfg, const struct sweep_plan *plan,
 		  const struct analysis *a, const struct sweep_machine *m)
 {
-	struct json_object *root = json_object_new_object();
-	struct json_object *summary = json_object_new_array();
-	char *out;
+	struct json_out j;
 
-	if (!root || !summary) {
-		json_object_put(root);
-		json_object_put(summary);
-		return NULL;
-	}
-	put(root, "format", jstr(SWEEP_JSON_FORMAT));
-	put(root, "kind", jstr(sweep_kind_name(cfg->kind)));
-	progress_keys(root, plan, a);
-	put(root, "machine", machine_obj(m));
-	put(root, "config", config_obj(cfg));
-	put(root, "comparisons", comparisons_arr(cfg, plan, a, summary));
-	put(root, "loss", loss_arr(cfg, plan, a, summary));
-	means_summary(cfg, plan, a, summary);
-	put(root, "summary", summary);
-	put(root, "cells", cells_arr(cfg, plan, a));
-	put(root, "runs", runs_arr(cfg, plan));
-	out = strdup(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-				JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(root);
-	return out;
+	json_out_init(&j, true);
+	json_out_obj_begin(&j);
+	kstr(&j, "format", SWEEP_JSON_FORMAT);
+	kstr(&j, "kind", sweep_kind_name(cfg->kind));
+	progress_keys(&j, plan, a);
+	machine_obj(&j, m);
+	config_obj(&j, cfg);
+	comparisons_arr(&j, cfg, plan, a);
+	json_out_key(&j, "loss");
+	json_out_arr_begin(&j);
+	loss_items(&j, cfg, plan, a, false);
+	json_out_arr_end(&j);
+	summary_arr(&j, cfg, plan, a);
+	cells_arr(&j, cfg, plan, a);
+	runs_arr(&j, cfg, plan);
+	json_out_obj_end(&j);
+	return json_out_finish(&j, NULL);
 }
 
 int sweep_json_write(const char *path, const struct sweep_config *cfg,

@@ -1,6 +1,6 @@
 /* --json FILE: the whole sweep as one JSON document -- machine, matrix,
  * every run, every cell, the comparisons and a flat "summary" list that
- * `exitsweep compare` lines up across files.  Written with json-c. */
+ * `exitsweep compare` lines up across files.  Written with json_out. */
 #ifndef EXITSWEEP_JSON_H
 #define EXITSWEEP_JSON_H
 
