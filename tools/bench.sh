@@ -106,7 +106,7 @@ floor() {
 	n=$(sed -n 's/.*datagrams=\([0-9]*\).*/\1/p' <<<"$line")
 	drops=$(sed -n 's/.*drops=\([0-9]*\).*/\1/p' <<<"$line")
 	fcpu=$(sed -n 's/.*cpu_us=\([0-9]*\).*/\1/p' <<<"$line")
-	mcpu=$(python3 -c "print(($(kv "$sum.mon" cpu_user)+$(kv "$sum.mon" cpu_sys))*1e6)")
+	mcpu=$(python3 -c "print(round(($(kv "$sum.mon" cpu_user)+$(kv "$sum.mon" cpu_sys))*1e6))")
 	lost=$(( $(kv "$sum.mon" dropped) + drops ))
 	echo "$label $round $n $fcpu $mcpu $lost" >> "$T/floor"
 	echo "bench: floor round $((round + 1))/$ROUNDS $label: $n records," \
