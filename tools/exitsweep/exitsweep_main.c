@@ -14,7 +14,6 @@
 
 #include "log.h"
 #include "clock.h"
-#include "numparse.h"
 #include "opts.h"
 #include "sweep.h"
 #include "sweep_analyze.h"
@@ -115,17 +114,6 @@ static void list_or_die(int r, const char *opt, const char *arg, const char *wha
 		opts_bad_value(opt, arg, what);
 }
 
-static uint64_t number_or_die(const char *opt, const char *arg, uint64_t min,
-			      uint64_t max)
-{
-	uint64_t v;
-
-	if (parse_u64(arg, min, max, &v) < 0)
-		usage_die("bad value for --%s: '%s' (a number from %llu to %llu)",
-			    opt, arg, (unsigned long long)min, (unsigned long long)max);
-	return v;
-}
-
 /* The value given, else the default of a --quick or a full sweep. */
 static const char *given_or(const char *given, bool quick, const char *quick_dflt,
 			    const char *dflt)
@@ -187,8 +175,8 @@ static void on_option(void *ctx, int key, const char *arg)
 	case OPT_QUICK: c->cfg->quick = true; break;
 	case OPT_QUIET: c->cfg->quiet = true; break;
 	case OPT_RUN_TIMEOUT:
-		if (parse_double(arg, 0.1, 1e7, &c->cfg->run_timeout) < 0)
-			opts_bad_value("run-timeout", arg, "seconds, 0.1 or more");
+		c->cfg->run_timeout = opts_double("run-timeout", arg, 0.1, 1e7,
+						  "seconds, 0.1 or more");
 		break;
 	case 'h':
 		opts_help(stdout, USAGE, options, N_OPTIONS);
@@ -278,23 +266,24 @@ static void configure_numbers(struct sweep_config *cfg, const struct raw_opts *o
 
 	switch (cfg->kind) {
 	case KIND_OVERHEAD:
-		cfg->count = number_or_die("count", given_or(o->count, q, "2000", "5000"),
-					   1, 100000000);
-		cfg->workers = (uint32_t)number_or_die("workers", o->workers ?
-						       o->workers : "1", 1, 1024);
+		cfg->count = opts_u64("count", given_or(o->count, q, "2000", "5000"),
+				      1, 100000000, "a number from 1 to 100000000");
+		cfg->workers = opts_u32("workers", o->workers ? o->workers : "1",
+					1, 1024, "a number from 1 to 1024");
 		if (o->batch)
-			cfg->batch = (uint32_t)number_or_die("batch", o->batch, 1,
-							     1000000);
+			cfg->batch = opts_u32("batch", o->batch, 1, 1000000,
+					      "a number from 1 to 1000000");
 		break;
 	case KIND_REAP:
-		cfg->count = number_or_die("count", given_or(o->count, q, "200", "1000"),
-					   1, 100000000);
-		cfg->kill_batch = (uint32_t)number_or_die("kill-batch",
-			given_or(o->kill_batch, q, "100", "200"), 1, 1000000);
+		cfg->count = opts_u64("count", given_or(o->count, q, "200", "1000"),
+				      1, 100000000, "a number from 1 to 100000000");
+		cfg->kill_batch = opts_u32("kill-batch",
+					   given_or(o->kill_batch, q, "100", "200"),
+					   1, 1000000, "a number from 1 to 1000000");
 		break;
 	case KIND_COHORT:
-		cfg->cohort = (uint32_t)number_or_die("cohort", o->cohort ? o->cohort : "6",
-						      1, 100000);
+		cfg->cohort = opts_u32("cohort", o->cohort ? o->cohort : "6",
+				       1, 100000, "a number from 1 to 100000");
 		cfg->count = cfg->cohort;
 		break;
 	default:
@@ -329,13 +318,14 @@ static void configure_runs(struct sweep_config *cfg, const struct raw_opts *o)
 
 	list_or_die(sweep_plan_parse_dacct(s, &cfg->dim[DIM_DACCT]), "delayacct", s,
 		    "keep, on, off or both");
-	cfg->runs = (unsigned)number_or_die("runs", given_or(o->runs, cfg->quick,
-							     "5", "10"), 2, 100000);
+	cfg->runs = opts_u32("runs", given_or(o->runs, cfg->quick, "5", "10"),
+			     2, 100000, "a number from 2 to 100000");
 	if (o->count && cfg->kind == KIND_COHORT)
 		usage_die("%s", "--count does not apply to --kind cohort "
 			    "(--cohort N sets the workers)");
 	if (o->seed)
-		cfg->seed = number_or_die("seed", o->seed, 0, UINT64_MAX);
+		cfg->seed = opts_u64("seed", o->seed, 0, UINT64_MAX,
+				     "a number from 0 to 18446744073709551615");
 	else
 		cfg->seed = ((uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid()) % 1000000;
 }
