@@ -10,8 +10,10 @@
 #include "sweep_cpu.h"
 #include "sweep_plan.h"
 
-size_t sweep_cell_values(const struct sweep_plan *plan, size_t c,
-		   enum sweep_metric m, double **out)
+/* The values of metric m over the completed runs of cell c (NaNs left
+ * out), into a malloc'd array.  Returns the count (0 with *out NULL). */
+static size_t cell_values(const struct sweep_plan *plan, size_t c,
+			  enum sweep_metric m, double **out)
 {
 	size_t n = 0;
 	double *v;
@@ -208,8 +210,8 @@ static void figure(const struct sweep_config *cfg, const struct sweep_plan *plan
 	const struct cell_stats *sa = &a->cells[ca], *sb = &a->cells[cb];
 	struct stats_welch w;
 	double *xa, *xb, ta, pa, tb, pb;
-	size_t na = sweep_cell_values(plan, ca, m, &xa);
-	size_t nb = sweep_cell_values(plan, cb, m, &xb);
+	size_t na = cell_values(plan, ca, m, &xa);
+	size_t nb = cell_values(plan, cb, m, &xb);
 
 	f->comparison = k;
 	f->cell_a = ca;
@@ -273,7 +275,7 @@ static void analyze_cells(const struct sweep_config *cfg,
 			a->cells[c].runs += plan->runs[i].cell == c && plan->runs[i].done;
 		for (int m = 0; m < M_COUNT; m++) {
 			double *x;
-			size_t n = sweep_cell_values(plan, c, (enum sweep_metric)m, &x);
+			size_t n = cell_values(plan, c, (enum sweep_metric)m, &x);
 
 			metric_stats(x, n, &a->cells[c].m[m]);
 			free(x);

@@ -67,10 +67,6 @@ int sweep_analyze(const struct sweep_config *cfg, const struct sweep_plan *plan,
 	    struct analysis *a);
 void sweep_analysis_free(struct analysis *a);
 
-/* The values of metric m over the completed runs of cell c (NaNs left
- * out), into a malloc'd array.  Returns the count (0 with *out NULL). */
-size_t sweep_cell_values(const struct sweep_plan *plan, size_t c,
-		   enum sweep_metric m, double **out);
 /* The metrics a kind compares, in table order; returns how many. */
 size_t sweep_analyze_compared_metrics(enum sweep_kind k, enum sweep_metric *out,
 				size_t max);

@@ -209,8 +209,9 @@ static void means_table(FILE *f, const struct sweep_config *cfg,
 	sweep_table_free(t);
 }
 
-void sweep_costs_cells(FILE *f, const struct sweep_config *cfg,
-		       const struct sweep_plan *plan, const struct analysis *a)
+/* Per-cell exact and in-kernel figures (cpu_us_per_exit, ...). */
+static void costs_cells(FILE *f, const struct sweep_config *cfg,
+			const struct sweep_plan *plan, const struct analysis *a)
 {
 	static const enum sweep_metric mets[] = { M_ACHIEVED, M_CPU_US_PER_EXIT,
 		M_MACHINE_CPU_US_PER_EXIT, M_TS_NS_PER_EXIT, M_TGID_ON_SHARE,
@@ -253,5 +254,5 @@ void sweep_costs_print(FILE *f, const struct sweep_config *cfg,
 			"user+sys (exact total) / records received\n\n");
 		means_table(f, cfg, plan, a, mon, 2, true);
 	}
-	sweep_costs_cells(f, cfg, plan, a);
+	costs_cells(f, cfg, plan, a);
 }

@@ -208,7 +208,7 @@ uint64_t sweep_rng_below(uint64_t *state, uint64_t n)
 }
 
 /* Fisher-Yates. */
-void sweep_shuffle(size_t *a, size_t n, uint64_t *state)
+static void shuffle(size_t *a, size_t n, uint64_t *state)
 {
 	for (size_t i = n; i > 1; i--) {
 		size_t j = (size_t)sweep_rng_below(state, i);
@@ -251,7 +251,7 @@ int sweep_plan_build(const struct sweep_config *cfg, struct sweep_plan *plan)
 	for (unsigned rep = 0; rep < cfg->runs; rep++) {
 		for (size_t i = 0; i < n; i++)
 			perm[i] = i;
-		sweep_shuffle(perm, n, &state);
+		shuffle(perm, n, &state);
 		for (size_t i = 0; i < n; i++) {
 			struct sweep_run *r = &plan->runs[plan->n_runs];
 

@@ -504,7 +504,8 @@ static unsigned count_panels(const struct sweep_config *cfg, const struct sweep_
 	}
 }
 
-bool sweep_plot_is_png(const char *path)
+/* Does path end in .png (pngcairo) rather than .svg? */
+static bool plot_is_png(const char *path)
 {
 	size_t n = strlen(path);
 
@@ -517,7 +518,7 @@ static void preamble(FILE *f, const struct plotter *p, const char *out,
 		     const struct sweep_config *cfg, const struct sweep_plan *plan,
 		     unsigned panels)
 {
-	bool png = sweep_plot_is_png(out);
+	bool png = plot_is_png(out);
 	char outq[PATH_MAX];
 	size_t done = 0;
 
@@ -600,7 +601,7 @@ int sweep_plot_write(const char *out, const struct sweep_config *cfg,
 	}
 	memset(&p, 0, sizeof(p));
 	p.dir = dir;
-	p.png = sweep_plot_is_png(out);
+	p.png = plot_is_png(out);
 	snprintf(script, sizeof(script), "%s/plot.gp", dir);
 	/* the panels first, in memory: the preamble needs the longest title */
 	p.script = open_memstream(&body, &blen);

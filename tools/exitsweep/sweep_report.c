@@ -64,7 +64,8 @@ static void join_labels(char *buf, size_t len, const struct sweep_dimvals *dv)
 	}
 }
 
-void sweep_report_matrix(char *buf, size_t len, const struct sweep_config *cfg)
+/* "rates 500,max x tgid on,off x ..." */
+static void report_matrix(char *buf, size_t len, const struct sweep_config *cfg)
 {
 	size_t used = 0;
 
@@ -122,7 +123,7 @@ static void header(FILE *f, const struct sweep_config *cfg,
 
 	for (size_t i = 0; i < plan->n_runs; i++)
 		done += plan->runs[i].done;
-	sweep_report_matrix(matrix, sizeof(matrix), cfg);
+	report_matrix(matrix, sizeof(matrix), cfg);
 	fprintf(f, "%s, kind %s, on %s: Linux %s %s, %ld CPUs (%s)\n",
 		m->exitsweep_version, sweep_kind_name(cfg->kind), m->hostname,
 		m->kernel, m->arch, m->cpus, m->cpu_model);

@@ -20,8 +20,6 @@ char *sweep_fmt_pct_ci(char *buf, size_t len, double est, double half, bool ok,
 		 bool significant);
 /* v with about `digits` significant digits, "-" for NAN. */
 char *sweep_fmt_sig(char *buf, size_t len, double v, int digits);
-/* "rates 500,max x tgid on,off x ..." */
-void sweep_report_matrix(char *buf, size_t len, const struct sweep_config *cfg);
 
 /* "Exit rate", "Tgid", ... */
 const char *sweep_report_dim_heading(enum sweep_dim d);
