@@ -15,9 +15,8 @@
 #include <cmocka.h>
 
 #include "../../tools/exitsweep/sweep_analyze.h"
-#include "../../tools/exitsweep/sweep_costs.h"
+#include "../../tools/exitsweep/sweep_fmt.h"
 #include "../../tools/exitsweep/sweep_plan.h"
-#include "../../tools/exitsweep/sweep_report.h"
 
 #define near(a, b, tol) do { \
 	double a_ = (a), b_ = (b); \

@@ -4,24 +4,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "sweep_fmt.h"
 #include "sweep_report.h"
 #include "sweep_table.h"
-
-char *sweep_fmt_diff(char *buf, size_t len, double est, double half, bool ok,
-		     bool significant)
-{
-	char e[32], h[32];
-
-	if (!ok || isnan(est)) {
-		snprintf(buf, len, "n/a");
-		return buf;
-	}
-	sweep_fmt_sig(e, sizeof(e), fabs(est), 3);
-	sweep_fmt_sig(h, sizeof(h), half, 2);
-	snprintf(buf, len, "%s%s ±%s%s", est < 0 ? "-" : "+", e, h,
-		 significant ? " " : "~");
-	return buf;
-}
 
 static bool probed(const struct analysis *a, const struct sweep_plan *plan)
 {
