@@ -473,12 +473,12 @@ static void make_tmpdir(void)
 
 static void restore_or_warn(bool *failed)
 {
-	int r = sweep_dacct_restore();
+	int r = sweep_sysctl_restore();
 
 	if (r < 0) {
 		warnmsg("could not restore %s to %d: %s; set it by hand "
-			"(sysctl kernel.task_delayacct=%d)", sweep_dacct_path(),
-			sweep_dacct_original(), strerror(-r), sweep_dacct_original());
+			"(sysctl kernel.task_delayacct=%d)", sweep_sysctl_path(),
+			sweep_sysctl_original(), strerror(-r), sweep_sysctl_original());
 		*failed = true;
 	}
 }
@@ -507,7 +507,7 @@ static int write_outputs(const struct sweep_config *cfg,
 		warnmsg("%s", err);
 		status = EXIT_OUTPUT;
 	}
-	sweep_analysis_free(&a);
+	sweep_analyze_free(&a);
 	return status;
 }
 
@@ -549,7 +549,7 @@ static int say_end(const struct sweep_config *cfg, const struct sweep_plan *plan
 	if (sweep_interrupted) {
 		warnmsg("interrupted by signal %d after %zu of %zu runs%s",
 			sweep_interrupted, done, plan->n_runs,
-			sweep_dacct_saved() && changes_dacct(cfg) ?
+			sweep_sysctl_saved() && changes_dacct(cfg) ?
 			"; kernel.task_delayacct restored" : "");
 	} else if (failed_at != SIZE_MAX) {
 		sweep_analyze_cell_key(cfg, &plan->cells[plan->runs[failed_at].cell],
@@ -601,7 +601,7 @@ static int sweep(struct sweep_config *cfg, struct sweep_machine *m)
 static _Noreturn void die_of_signal(void)
 {
 	remove_tmpdir();
-	sweep_sig_reraise();
+	sweep_signal_reraise();
 }
 
 /* --probe: find exitprobe and prove it runs here.  auto falls back to off
@@ -674,12 +674,12 @@ static void preflight(const struct sweep_config *cfg, const struct raw_opts *raw
 	check_output("plot", cfg->plot);
 	if (cfg->plot && sweep_plot_find_gnuplot(gp, sizeof(gp)) < 0)
 		die(EXIT_RUNTIME, "%s", PLOT_MISSING_MSG);
-	if (changes_dacct(cfg) && (r = sweep_dacct_check_writable()) < 0)
+	if (changes_dacct(cfg) && (r = sweep_sysctl_check_writable()) < 0)
 		die(EXIT_RUNTIME, "--delayacct %s needs to write %s (%s); run as "
-		    "root or use --delayacct keep", raw->delayacct, sweep_dacct_path(),
+		    "root or use --delayacct keep", raw->delayacct, sweep_sysctl_path(),
 		    strerror(-r));
 	if (cfg->kind == KIND_COHORT && !changes_dacct(cfg) &&
-	    sweep_dacct_read(&v) == 0 && v == 0)
+	    sweep_sysctl_read(&v) == 0 && v == 0)
 		warnmsg("kernel.task_delayacct is 0: block-I/O delays will "
 			"read 0 (use --delayacct on to see them)");
 }
@@ -729,9 +729,9 @@ int main(int argc, char **argv)
 	preflight(&cfg, &raw);
 	collect_machine(&cfg, &machine);
 	make_tmpdir();
-	sweep_sig_install();
-	if (sweep_dacct_save() < 0 && changes_dacct(&cfg))
-		die(EXIT_RUNTIME, "cannot read %s", sweep_dacct_path());
+	sweep_signal_install();
+	if (sweep_sysctl_save() < 0 && changes_dacct(&cfg))
+		die(EXIT_RUNTIME, "cannot read %s", sweep_sysctl_path());
 	env.tmpdir = tmpdir;
 	prove_collector(&env);
 	if (cfg.kind == KIND_OVERHEAD)

@@ -332,11 +332,11 @@ int sweep_analyze(const struct sweep_config *cfg, const struct sweep_plan *plan,
 		compare_cells(cfg, plan, a, k, mets, nm);
 	return 0;
 nomem:
-	sweep_analysis_free(a);
+	sweep_analyze_free(a);
 	return -ENOMEM;
 }
 
-void sweep_analysis_free(struct analysis *a)
+void sweep_analyze_free(struct analysis *a)
 {
 	free(a->cells);
 	free(a->figs);
@@ -344,8 +344,9 @@ void sweep_analysis_free(struct analysis *a)
 	memset(a, 0, sizeof(*a));
 }
 
-void sweep_cell_describe(const struct sweep_config *cfg, const struct sweep_cell *c,
-			 unsigned dims, char *buf, size_t len)
+void sweep_analyze_cell_describe(const struct sweep_config *cfg,
+				 const struct sweep_cell *c,
+				 unsigned dims, char *buf, size_t len)
 {
 	size_t used = 0;
 
@@ -372,5 +373,5 @@ void sweep_analyze_cell_key(const struct sweep_config *cfg, const struct sweep_c
 	for (int d = 0; d < DIM_COUNT; d++)
 		if (d != (int)skip && sweep_kind_has_dim(cfg->kind, (enum sweep_dim)d))
 			dims |= 1u << d;
-	sweep_cell_describe(cfg, c, dims, buf, len);
+	sweep_analyze_cell_describe(cfg, c, dims, buf, len);
 }

@@ -99,7 +99,7 @@ static void series_end(struct plotter *p)
 	if (w > 0 && (size_t)w < sizeof(p->plotcmd) - p->used)
 		p->used += (size_t)w;
 	p->series++;
-	p->title_max = fmax(p->title_max, sweep_text_width(p->cur_title));
+	p->title_max = fmax(p->title_max, sweep_table_text_width(p->cur_title));
 }
 
 /* One data line; label (categorical x) becomes the tick text. */
@@ -271,7 +271,7 @@ static void group_name(const struct sweep_config *cfg, const struct sweep_cell *
 		if (d != (int)row && d != (int)skip &&
 		    sweep_analyze_dim_varies(cfg, (enum sweep_dim)d))
 			dims |= 1u << d;
-	sweep_cell_describe(cfg, c, dims, buf, len);
+	sweep_analyze_cell_describe(cfg, c, dims, buf, len);
 }
 
 /* Has figure i's (metric, group) been drawn by an earlier figure? */

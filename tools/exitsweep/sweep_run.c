@@ -557,12 +557,12 @@ int sweep_run_one(const struct run_env *env, const struct sweep_cell *c,
 
 	err[0] = '\0';
 	files_init(&f, env->tmpdir);
-	if (dacct != DACCT_KEEP && (r = sweep_dacct_set(dacct)) < 0) {
-		snprintf(err, errlen, "cannot set %s to %d: %s", sweep_dacct_path(), dacct,
+	if (dacct != DACCT_KEEP && (r = sweep_sysctl_set(dacct)) < 0) {
+		snprintf(err, errlen, "cannot set %s to %d: %s", sweep_sysctl_path(), dacct,
 		     strerror(-r));
 		return r;
 	}
-	if (sweep_dacct_read(&now) == 0)
+	if (sweep_sysctl_read(&now) == 0)
 		run->v[M_DACCT_STATE] = now;
 	if (listener != LISTEN_NONE) {
 		r = mon_start(env, listener, run->tag, keep, &f, &m, err, errlen);
