@@ -34,7 +34,7 @@
 enum {
 	OPT_TGID = 256, OPT_BACKGROUND, OPT_MMAP, OPT_KILL_BATCH, OPT_COHORT,
 	OPT_CSV, OPT_JSON, OPT_PLOT, OPT_EXITMON, OPT_EXITGEN, OPT_RUN_TIMEOUT,
-	OPT_QUIET, OPT_SEED, OPT_WORKERS, OPT_BATCH, OPT_PROBE, OPT_EXITPROBE,
+	OPT_SEED, OPT_WORKERS, OPT_BATCH, OPT_PROBE, OPT_EXITPROBE,
 	/* long-only: exitgen gives -d, -n, -q other meanings (its --count is -n) */
 	OPT_DELAYACCT, OPT_RUNS, OPT_COUNT, OPT_QUICK,
 };
@@ -83,7 +83,7 @@ static const struct opt_desc options[] = {
 	  "exitsweep, in the sbin directory, else PATH)" },
 	{ "run-timeout", OPT_RUN_TIMEOUT, "SECONDS", "give up on a run after "
 	  "SECONDS (default: from its expected length)" },
-	{ "quiet", OPT_QUIET, NULL, "no progress on standard error" },
+	{ "quiet", 'q', NULL, "no progress on standard error" },
 	{ "help", 'h', NULL, "show this help and exit" },
 	{ "version", 'V', NULL, "show the version and exit" },
 };
@@ -173,7 +173,7 @@ static void on_option(void *ctx, int key, const char *arg)
 		return;
 	switch (key) {
 	case OPT_QUICK: c->cfg->quick = true; break;
-	case OPT_QUIET: c->cfg->quiet = true; break;
+	case 'q': c->cfg->quiet = true; break;
 	case OPT_RUN_TIMEOUT:
 		c->cfg->run_timeout = opts_double("run-timeout", arg, 0.1, 1e7,
 						  "seconds, 0.1 or more");
