@@ -15,9 +15,8 @@
 #include <cmocka.h>
 
 #include "../../tools/exitsweep/sweep_analyze.h"
-#include "../../tools/exitsweep/sweep_costs.h"
+#include "../../tools/exitsweep/sweep_fmt.h"
 #include "../../tools/exitsweep/sweep_plan.h"
-#include "../../tools/exitsweep/sweep_report.h"
 
 #define near(a, b, tol) do { \
 	double a_ = (a), b_ = (b); \
@@ -170,7 +169,7 @@ static void test_overhead_by_hand(void **state)
 	near(f->ci.est, 0.0, 1e-12);
 	assert_false(f->significant);
 
-	sweep_analysis_free(&a);
+	sweep_analyze_free(&a);
 	sweep_plan_free(&plan);
 }
 
@@ -204,7 +203,7 @@ static void test_zero_variance(void **state)
 	assert_false(f->significant);
 	/* and 0.057 s of user+sys is far fewer than 100 ticks */
 	assert_true(f->few_ticks);
-	sweep_analysis_free(&a);
+	sweep_analyze_free(&a);
 	sweep_plan_free(&plan);
 
 	assert_true(sweep_analyze_constant(zero, 3));
@@ -294,7 +293,7 @@ static void test_too_few_runs(void **state)
 	f = find_fig(&a, "tgid", M_USER);
 	assert_non_null(f);
 	assert_false(f->ok);
-	sweep_analysis_free(&a);
+	sweep_analyze_free(&a);
 	sweep_plan_free(&plan);
 }
 
@@ -341,7 +340,7 @@ static void test_listener_and_loss(void **state)
 	near(a.cells[cb].m[M_ENOBUFS].sum, 2, 0);
 	assert_int_equal(a.cells[cn].m[M_LOST].n, 0);
 	assert_true(isnan(a.cells[cn].m[M_LOST].mean));
-	sweep_analysis_free(&a);
+	sweep_analyze_free(&a);
 	sweep_plan_free(&plan);
 }
 
@@ -369,7 +368,7 @@ static void test_dacct_comparison_key(void **state)
 	assert_string_equal(key, "rate=1000 tgid=on listener=batch");
 	sweep_analyze_cell_key(&cfg, &plan.cells[0], DIM_COUNT, key, sizeof(key));
 	assert_string_equal(key, "rate=1000 tgid=on listener=batch delayacct=on");
-	sweep_analysis_free(&a);
+	sweep_analyze_free(&a);
 	sweep_plan_free(&plan);
 }
 

@@ -95,33 +95,33 @@ static void test_dacct(void **state)
 	(void)state;
 	put_file("task_delayacct", "0\n");
 	path(p, sizeof(p), "task_delayacct");
-	sweep_dacct_set_path(p);
-	assert_int_equal(sweep_dacct_read(&v), 0);
+	sweep_sysctl_set_path(p);
+	assert_int_equal(sweep_sysctl_read(&v), 0);
 	assert_int_equal(v, 0);
-	assert_int_equal(sweep_dacct_check_writable(), 0);
-	assert_int_equal(sweep_dacct_save(), 0);
-	assert_true(sweep_dacct_saved());
-	assert_int_equal(sweep_dacct_original(), 0);
-	assert_int_equal(sweep_dacct_set(1), 0);
+	assert_int_equal(sweep_sysctl_check_writable(), 0);
+	assert_int_equal(sweep_sysctl_save(), 0);
+	assert_true(sweep_sysctl_saved());
+	assert_int_equal(sweep_sysctl_original(), 0);
+	assert_int_equal(sweep_sysctl_set(1), 0);
 	assert_int_equal(read_int("task_delayacct"), 1);
-	assert_int_equal(sweep_dacct_set(1), 0);	/* no change, no write */
-	assert_int_equal(sweep_dacct_restore(), 0);
+	assert_int_equal(sweep_sysctl_set(1), 0);	/* no change, no write */
+	assert_int_equal(sweep_sysctl_restore(), 0);
 	assert_int_equal(read_int("task_delayacct"), 0);
 	put_file("task_delayacct", "1\n");	/* someone else changed it */
-	assert_int_equal(sweep_dacct_restore(), 0);	/* we did not: hands off */
+	assert_int_equal(sweep_sysctl_restore(), 0);	/* we did not: hands off */
 	assert_int_equal(read_int("task_delayacct"), 1);
 	/* the signal path writes the saved value too */
-	assert_int_equal(sweep_dacct_set(0), 0);
+	assert_int_equal(sweep_sysctl_set(0), 0);
 	put_file("task_delayacct", "1\n");
-	sweep_dacct_restore_from_signal();
+	sweep_sysctl_restore_from_signal();
 	assert_int_equal(read_int("task_delayacct"), 0);
 	put_file("task_delayacct", "junk\n");
-	assert_int_equal(sweep_dacct_read(&v), -EINVAL);
+	assert_int_equal(sweep_sysctl_read(&v), -EINVAL);
 	path(p, sizeof(p), "no/such/file");
-	sweep_dacct_set_path(p);
-	assert_int_equal(sweep_dacct_read(&v), -ENOENT);
-	assert_int_equal(sweep_dacct_check_writable(), -ENOENT);
-	sweep_dacct_set_path(DELAYACCT_PATH);
+	sweep_sysctl_set_path(p);
+	assert_int_equal(sweep_sysctl_read(&v), -ENOENT);
+	assert_int_equal(sweep_sysctl_check_writable(), -ENOENT);
+	sweep_sysctl_set_path(DELAYACCT_PATH);
 }
 
 /* exitmon's CSV (its real header) for a cohort of three plus noise. */
@@ -207,7 +207,7 @@ static void test_table(void **state)
 		"  Rate           Sys  Note\n"
 		"  ------------------------\n"
 		"  max   +3.28 ±2.91~  x\n");
-	assert_int_equal(sweep_text_width("±~"), 2);
+	assert_int_equal(sweep_table_text_width("±~"), 2);
 	free(buf);
 	sweep_table_free(t);
 }
@@ -311,7 +311,7 @@ static void test_csv_json_compare(void **state)
 	assert_true(json_object_object_get_ex(o, "lost", &o));
 	assert_true(json_object_get_double(o) == 1);
 	json_object_put(doc);
-	sweep_analysis_free(&a);
+	sweep_analyze_free(&a);
 	sweep_plan_free(&plan);
 
 	/* a second machine where tgid costs more; compare lines them up */
@@ -320,7 +320,7 @@ static void test_csv_json_compare(void **state)
 	assert_int_equal(sweep_analyze(&cfg, &plan, &a), 0);
 	path(pb, sizeof(pb), "b.json");
 	assert_int_equal(sweep_json_write(pb, &cfg, &plan, &a, &m), 0);
-	sweep_analysis_free(&a);
+	sweep_analyze_free(&a);
 	sweep_plan_free(&plan);
 	files[0] = pa;
 	files[1] = pb;

@@ -104,15 +104,15 @@ static void test_rng(void **state)
 	size_t hist[5] = { 0 };
 
 	(void)state;
-	assert_true(sweep_rng_next(&s) == 0xe220a8397b1dcdafull);
-	assert_true(sweep_rng_next(&s) == 0x6e789e6aa1b965f4ull);
-	assert_true(sweep_rng_next(&s) == 0x06c45d188009454full);
+	assert_true(sweep_plan_rng_next(&s) == 0xe220a8397b1dcdafull);
+	assert_true(sweep_plan_rng_next(&s) == 0x6e789e6aa1b965f4ull);
+	assert_true(sweep_plan_rng_next(&s) == 0x06c45d188009454full);
 	s = 42;
 	for (int i = 0; i < 50000; i++)
-		hist[sweep_rng_below(&s, 5)]++;
+		hist[sweep_plan_rng_below(&s, 5)]++;
 	for (int i = 0; i < 5; i++)
 		assert_true(hist[i] > 9500 && hist[i] < 10500);
-	assert_int_equal(sweep_rng_below(&s, 1), 0);
+	assert_int_equal(sweep_plan_rng_below(&s, 1), 0);
 }
 
 static void config(struct sweep_config *cfg, unsigned runs, uint64_t seed)
@@ -241,9 +241,9 @@ static void test_progress(void **state)
 	sweep_progress_free(&pr);
 	sweep_plan_free(&p);
 
-	sweep_clock_text(buf, sizeof(buf), 65.4);
+	sweep_progress_clock_text(buf, sizeof(buf), 65.4);
 	assert_string_equal(buf, "1:05");
-	sweep_clock_text(buf, sizeof(buf), 3723);
+	sweep_progress_clock_text(buf, sizeof(buf), 3723);
 	assert_string_equal(buf, "1:02:03");
 }
 

@@ -14,7 +14,6 @@
 
 #include "log.h"
 #include "clock.h"
-#include "numparse.h"
 #include "opts.h"
 #include "sweep.h"
 #include "sweep_analyze.h"
@@ -35,7 +34,7 @@
 enum {
 	OPT_TGID = 256, OPT_BACKGROUND, OPT_MMAP, OPT_KILL_BATCH, OPT_COHORT,
 	OPT_CSV, OPT_JSON, OPT_PLOT, OPT_EXITMON, OPT_EXITGEN, OPT_RUN_TIMEOUT,
-	OPT_QUIET, OPT_SEED, OPT_WORKERS, OPT_BATCH, OPT_PROBE, OPT_EXITPROBE,
+	OPT_SEED, OPT_WORKERS, OPT_BATCH, OPT_PROBE, OPT_EXITPROBE,
 	/* long-only: exitgen gives -d, -n, -q other meanings (its --count is -n) */
 	OPT_DELAYACCT, OPT_RUNS, OPT_COUNT, OPT_QUICK,
 };
@@ -84,7 +83,7 @@ static const struct opt_desc options[] = {
 	  "exitsweep, in the sbin directory, else PATH)" },
 	{ "run-timeout", OPT_RUN_TIMEOUT, "SECONDS", "give up on a run after "
 	  "SECONDS (default: from its expected length)" },
-	{ "quiet", OPT_QUIET, NULL, "no progress on standard error" },
+	{ "quiet", 'q', NULL, "no progress on standard error" },
 	{ "help", 'h', NULL, "show this help and exit" },
 	{ "version", 'V', NULL, "show the version and exit" },
 };
@@ -113,17 +112,6 @@ static void list_or_die(int r, const char *opt, const char *arg, const char *wha
 			    SWEEP_MAX_VALUES);
 	if (r < 0)
 		opts_bad_value(opt, arg, what);
-}
-
-static uint64_t number_or_die(const char *opt, const char *arg, uint64_t min,
-			      uint64_t max)
-{
-	uint64_t v;
-
-	if (parse_u64(arg, min, max, &v) < 0)
-		usage_die("bad value for --%s: '%s' (a number from %llu to %llu)",
-			    opt, arg, (unsigned long long)min, (unsigned long long)max);
-	return v;
 }
 
 /* The value given, else the default of a --quick or a full sweep. */
@@ -185,10 +173,10 @@ static void on_option(void *ctx, int key, const char *arg)
 		return;
 	switch (key) {
 	case OPT_QUICK: c->cfg->quick = true; break;
-	case OPT_QUIET: c->cfg->quiet = true; break;
+	case 'q': c->cfg->quiet = true; break;
 	case OPT_RUN_TIMEOUT:
-		if (parse_double(arg, 0.1, 1e7, &c->cfg->run_timeout) < 0)
-			opts_bad_value("run-timeout", arg, "seconds, 0.1 or more");
+		c->cfg->run_timeout = opts_double("run-timeout", arg, 0.1, 1e7,
+						  "seconds, 0.1 or more");
 		break;
 	case 'h':
 		opts_help(stdout, USAGE, options, N_OPTIONS);
@@ -278,23 +266,24 @@ static void configure_numbers(struct sweep_config *cfg, const struct raw_opts *o
 
 	switch (cfg->kind) {
 	case KIND_OVERHEAD:
-		cfg->count = number_or_die("count", given_or(o->count, q, "2000", "5000"),
-					   1, 100000000);
-		cfg->workers = (uint32_t)number_or_die("workers", o->workers ?
-						       o->workers : "1", 1, 1024);
+		cfg->count = opts_u64("count", given_or(o->count, q, "2000", "5000"),
+				      1, 100000000, "a number from 1 to 100000000");
+		cfg->workers = opts_u32("workers", o->workers ? o->workers : "1",
+					1, 1024, "a number from 1 to 1024");
 		if (o->batch)
-			cfg->batch = (uint32_t)number_or_die("batch", o->batch, 1,
-							     1000000);
+			cfg->batch = opts_u32("batch", o->batch, 1, 1000000,
+					      "a number from 1 to 1000000");
 		break;
 	case KIND_REAP:
-		cfg->count = number_or_die("count", given_or(o->count, q, "200", "1000"),
-					   1, 100000000);
-		cfg->kill_batch = (uint32_t)number_or_die("kill-batch",
-			given_or(o->kill_batch, q, "100", "200"), 1, 1000000);
+		cfg->count = opts_u64("count", given_or(o->count, q, "200", "1000"),
+				      1, 100000000, "a number from 1 to 100000000");
+		cfg->kill_batch = opts_u32("kill-batch",
+					   given_or(o->kill_batch, q, "100", "200"),
+					   1, 1000000, "a number from 1 to 1000000");
 		break;
 	case KIND_COHORT:
-		cfg->cohort = (uint32_t)number_or_die("cohort", o->cohort ? o->cohort : "6",
-						      1, 100000);
+		cfg->cohort = opts_u32("cohort", o->cohort ? o->cohort : "6",
+				       1, 100000, "a number from 1 to 100000");
 		cfg->count = cfg->cohort;
 		break;
 	default:
@@ -329,13 +318,14 @@ static void configure_runs(struct sweep_config *cfg, const struct raw_opts *o)
 
 	list_or_die(sweep_plan_parse_dacct(s, &cfg->dim[DIM_DACCT]), "delayacct", s,
 		    "keep, on, off or both");
-	cfg->runs = (unsigned)number_or_die("runs", given_or(o->runs, cfg->quick,
-							     "5", "10"), 2, 100000);
+	cfg->runs = opts_u32("runs", given_or(o->runs, cfg->quick, "5", "10"),
+			     2, 100000, "a number from 2 to 100000");
 	if (o->count && cfg->kind == KIND_COHORT)
 		usage_die("%s", "--count does not apply to --kind cohort "
 			    "(--cohort N sets the workers)");
 	if (o->seed)
-		cfg->seed = number_or_die("seed", o->seed, 0, UINT64_MAX);
+		cfg->seed = opts_u64("seed", o->seed, 0, UINT64_MAX,
+				     "a number from 0 to 18446744073709551615");
 	else
 		cfg->seed = ((uint64_t)time(NULL) * 2654435761u ^ (uint64_t)getpid()) % 1000000;
 }
@@ -483,12 +473,12 @@ static void make_tmpdir(void)
 
 static void restore_or_warn(bool *failed)
 {
-	int r = sweep_dacct_restore();
+	int r = sweep_sysctl_restore();
 
 	if (r < 0) {
 		warnmsg("could not restore %s to %d: %s; set it by hand "
-			"(sysctl kernel.task_delayacct=%d)", sweep_dacct_path(),
-			sweep_dacct_original(), strerror(-r), sweep_dacct_original());
+			"(sysctl kernel.task_delayacct=%d)", sweep_sysctl_path(),
+			sweep_sysctl_original(), strerror(-r), sweep_sysctl_original());
 		*failed = true;
 	}
 }
@@ -517,7 +507,7 @@ static int write_outputs(const struct sweep_config *cfg,
 		warnmsg("%s", err);
 		status = EXIT_OUTPUT;
 	}
-	sweep_analysis_free(&a);
+	sweep_analyze_free(&a);
 	return status;
 }
 
@@ -559,7 +549,7 @@ static int say_end(const struct sweep_config *cfg, const struct sweep_plan *plan
 	if (sweep_interrupted) {
 		warnmsg("interrupted by signal %d after %zu of %zu runs%s",
 			sweep_interrupted, done, plan->n_runs,
-			sweep_dacct_saved() && changes_dacct(cfg) ?
+			sweep_sysctl_saved() && changes_dacct(cfg) ?
 			"; kernel.task_delayacct restored" : "");
 	} else if (failed_at != SIZE_MAX) {
 		sweep_analyze_cell_key(cfg, &plan->cells[plan->runs[failed_at].cell],
@@ -611,7 +601,7 @@ static int sweep(struct sweep_config *cfg, struct sweep_machine *m)
 static _Noreturn void die_of_signal(void)
 {
 	remove_tmpdir();
-	sweep_sig_reraise();
+	sweep_signal_reraise();
 }
 
 /* --probe: find exitprobe and prove it runs here.  auto falls back to off
@@ -684,12 +674,12 @@ static void preflight(const struct sweep_config *cfg, const struct raw_opts *raw
 	check_output("plot", cfg->plot);
 	if (cfg->plot && sweep_plot_find_gnuplot(gp, sizeof(gp)) < 0)
 		die(EXIT_RUNTIME, "%s", PLOT_MISSING_MSG);
-	if (changes_dacct(cfg) && (r = sweep_dacct_check_writable()) < 0)
+	if (changes_dacct(cfg) && (r = sweep_sysctl_check_writable()) < 0)
 		die(EXIT_RUNTIME, "--delayacct %s needs to write %s (%s); run as "
-		    "root or use --delayacct keep", raw->delayacct, sweep_dacct_path(),
+		    "root or use --delayacct keep", raw->delayacct, sweep_sysctl_path(),
 		    strerror(-r));
 	if (cfg->kind == KIND_COHORT && !changes_dacct(cfg) &&
-	    sweep_dacct_read(&v) == 0 && v == 0)
+	    sweep_sysctl_read(&v) == 0 && v == 0)
 		warnmsg("kernel.task_delayacct is 0: block-I/O delays will "
 			"read 0 (use --delayacct on to see them)");
 }
@@ -739,9 +729,9 @@ int main(int argc, char **argv)
 	preflight(&cfg, &raw);
 	collect_machine(&cfg, &machine);
 	make_tmpdir();
-	sweep_sig_install();
-	if (sweep_dacct_save() < 0 && changes_dacct(&cfg))
-		die(EXIT_RUNTIME, "cannot read %s", sweep_dacct_path());
+	sweep_signal_install();
+	if (sweep_sysctl_save() < 0 && changes_dacct(&cfg))
+		die(EXIT_RUNTIME, "cannot read %s", sweep_sysctl_path());
 	env.tmpdir = tmpdir;
 	prove_collector(&env);
 	if (cfg.kind == KIND_OVERHEAD)

@@ -10,8 +10,10 @@
 #include "sweep_cpu.h"
 #include "sweep_plan.h"
 
-size_t sweep_cell_values(const struct sweep_plan *plan, size_t c,
-		   enum sweep_metric m, double **out)
+/* The values of metric m over the completed runs of cell c (NaNs left
+ * out), into a malloc'd array.  Returns the count (0 with *out NULL). */
+static size_t cell_values(const struct sweep_plan *plan, size_t c,
+			  enum sweep_metric m, double **out)
 {
 	size_t n = 0;
 	double *v;
@@ -208,8 +210,8 @@ static void figure(const struct sweep_config *cfg, const struct sweep_plan *plan
 	const struct cell_stats *sa = &a->cells[ca], *sb = &a->cells[cb];
 	struct stats_welch w;
 	double *xa, *xb, ta, pa, tb, pb;
-	size_t na = sweep_cell_values(plan, ca, m, &xa);
-	size_t nb = sweep_cell_values(plan, cb, m, &xb);
+	size_t na = cell_values(plan, ca, m, &xa);
+	size_t nb = cell_values(plan, cb, m, &xb);
 
 	f->comparison = k;
 	f->cell_a = ca;
@@ -273,7 +275,7 @@ static void analyze_cells(const struct sweep_config *cfg,
 			a->cells[c].runs += plan->runs[i].cell == c && plan->runs[i].done;
 		for (int m = 0; m < M_COUNT; m++) {
 			double *x;
-			size_t n = sweep_cell_values(plan, c, (enum sweep_metric)m, &x);
+			size_t n = cell_values(plan, c, (enum sweep_metric)m, &x);
 
 			metric_stats(x, n, &a->cells[c].m[m]);
 			free(x);
@@ -330,11 +332,11 @@ int sweep_analyze(const struct sweep_config *cfg, const struct sweep_plan *plan,
 		compare_cells(cfg, plan, a, k, mets, nm);
 	return 0;
 nomem:
-	sweep_analysis_free(a);
+	sweep_analyze_free(a);
 	return -ENOMEM;
 }
 
-void sweep_analysis_free(struct analysis *a)
+void sweep_analyze_free(struct analysis *a)
 {
 	free(a->cells);
 	free(a->figs);
@@ -342,8 +344,9 @@ void sweep_analysis_free(struct analysis *a)
 	memset(a, 0, sizeof(*a));
 }
 
-void sweep_cell_describe(const struct sweep_config *cfg, const struct sweep_cell *c,
-			 unsigned dims, char *buf, size_t len)
+void sweep_analyze_cell_describe(const struct sweep_config *cfg,
+				 const struct sweep_cell *c,
+				 unsigned dims, char *buf, size_t len)
 {
 	size_t used = 0;
 
@@ -370,5 +373,5 @@ void sweep_analyze_cell_key(const struct sweep_config *cfg, const struct sweep_c
 	for (int d = 0; d < DIM_COUNT; d++)
 		if (d != (int)skip && sweep_kind_has_dim(cfg->kind, (enum sweep_dim)d))
 			dims |= 1u << d;
-	sweep_cell_describe(cfg, c, dims, buf, len);
+	sweep_analyze_cell_describe(cfg, c, dims, buf, len);
 }

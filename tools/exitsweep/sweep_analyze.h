@@ -65,12 +65,8 @@ struct analysis {
 
 int sweep_analyze(const struct sweep_config *cfg, const struct sweep_plan *plan,
 	    struct analysis *a);
-void sweep_analysis_free(struct analysis *a);
+void sweep_analyze_free(struct analysis *a);
 
-/* The values of metric m over the completed runs of cell c (NaNs left
- * out), into a malloc'd array.  Returns the count (0 with *out NULL). */
-size_t sweep_cell_values(const struct sweep_plan *plan, size_t c,
-		   enum sweep_metric m, double **out);
 /* The metrics a kind compares, in table order; returns how many. */
 size_t sweep_analyze_compared_metrics(enum sweep_kind k, enum sweep_metric *out,
 				size_t max);
@@ -96,8 +92,9 @@ bool sweep_analyze_child_ticks_short(long hz, double cpu_s_per_exit);
 bool sweep_analyze_dim_varies(const struct sweep_config *cfg, enum sweep_dim d);
 
 /* "name=value" of each dimension in the bit mask dims (1 << dim). */
-void sweep_cell_describe(const struct sweep_config *cfg, const struct sweep_cell *c,
-			 unsigned dims, char *buf, size_t len);
+void sweep_analyze_cell_describe(const struct sweep_config *cfg,
+				 const struct sweep_cell *c,
+				 unsigned dims, char *buf, size_t len);
 /* "rate=1000 tgid=on listener=batch delayacct=keep": every dimension of
  * the kind except skip (DIM_COUNT: none) -- a key that lines up across
  * result files of different machines. */

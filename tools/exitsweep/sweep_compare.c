@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep_costs.h"
+#include "sweep_fmt.h"
 #include "sweep_json.h"
 #include "sweep_report.h"
 #include "sweep_table.h"

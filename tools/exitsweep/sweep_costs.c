@@ -4,24 +4,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "sweep_fmt.h"
 #include "sweep_report.h"
 #include "sweep_table.h"
-
-char *sweep_fmt_diff(char *buf, size_t len, double est, double half, bool ok,
-		     bool significant)
-{
-	char e[32], h[32];
-
-	if (!ok || isnan(est)) {
-		snprintf(buf, len, "n/a");
-		return buf;
-	}
-	sweep_fmt_sig(e, sizeof(e), fabs(est), 3);
-	sweep_fmt_sig(h, sizeof(h), half, 2);
-	snprintf(buf, len, "%s%s ±%s%s", est < 0 ? "-" : "+", e, h,
-		 significant ? " " : "~");
-	return buf;
-}
 
 static bool probed(const struct analysis *a, const struct sweep_plan *plan)
 {
@@ -209,8 +194,9 @@ static void means_table(FILE *f, const struct sweep_config *cfg,
 	sweep_table_free(t);
 }
 
-void sweep_costs_cells(FILE *f, const struct sweep_config *cfg,
-		       const struct sweep_plan *plan, const struct analysis *a)
+/* Per-cell exact and in-kernel figures (cpu_us_per_exit, ...). */
+static void costs_cells(FILE *f, const struct sweep_config *cfg,
+			const struct sweep_plan *plan, const struct analysis *a)
 {
 	static const enum sweep_metric mets[] = { M_ACHIEVED, M_CPU_US_PER_EXIT,
 		M_MACHINE_CPU_US_PER_EXIT, M_TS_NS_PER_EXIT, M_TGID_ON_SHARE,
@@ -253,5 +239,5 @@ void sweep_costs_print(FILE *f, const struct sweep_config *cfg,
 			"user+sys (exact total) / records received\n\n");
 		means_table(f, cfg, plan, a, mon, 2, true);
 	}
-	sweep_costs_cells(f, cfg, plan, a);
+	costs_cells(f, cfg, plan, a);
 }

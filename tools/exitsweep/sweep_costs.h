@@ -20,11 +20,5 @@
 
 void sweep_costs_print(FILE *f, const struct sweep_config *cfg,
 		       const struct sweep_plan *plan, const struct analysis *a);
-/* Per-cell exact and in-kernel figures (cpu_us_per_exit, ...). */
-void sweep_costs_cells(FILE *f, const struct sweep_config *cfg,
-		       const struct sweep_plan *plan, const struct analysis *a);
-/* "+312 ±45" with "~" when not significant; "n/a" when !ok. */
-char *sweep_fmt_diff(char *buf, size_t len, double est, double half, bool ok,
-		     bool significant);
 
 #endif

@@ -8,7 +8,8 @@
 
 #include "safeopen.h"
 
-void sweep_csv_field(FILE *f, const char *s)
+/* One field, quoted as RFC 4180 wants when it holds , " or a newline. */
+static void csv_field(FILE *f, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {
 		fputs(s, f);
@@ -33,7 +34,7 @@ static void num(FILE *f, double v)
 static void str(FILE *f, const char *s)
 {
 	fputc(',', f);
-	sweep_csv_field(f, s);
+	csv_field(f, s);
 }
 
 static size_t runs_done(const struct sweep_plan *plan)
@@ -97,9 +98,10 @@ static void csv_header(FILE *f, const struct sweep_config *cfg)
 	      "runs_done,runs_planned\n", f);
 }
 
-void sweep_csv_print(FILE *f, const struct sweep_config *cfg,
-	       const struct sweep_plan *plan, const struct analysis *a,
-	       const struct sweep_machine *m)
+/* Write the whole table to f. */
+static void csv_print(FILE *f, const struct sweep_config *cfg,
+		      const struct sweep_plan *plan, const struct analysis *a,
+		      const struct sweep_machine *m)
 {
 	bool cohort = cfg->kind == KIND_COHORT;
 
@@ -152,6 +154,6 @@ int sweep_csv_write(const char *path, const struct sweep_config *cfg,
 
 	if (!f)
 		return -errno;
-	sweep_csv_print(f, cfg, plan, a, m);
+	csv_print(f, cfg, plan, a, m);
 	return safe_memfile_replace(&mf, path);
 }

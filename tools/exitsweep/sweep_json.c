@@ -447,8 +447,10 @@ static void progress_keys(struct json_out *j, const struct sweep_plan *plan,
 	kstr(j, "tick_hz_source", a->hz_how);
 }
 
-char *sweep_json_render(const struct sweep_config *cfg, const struct sweep_plan *plan,
-		  const struct analysis *a, const struct sweep_machine *m)
+/* The document as a string (caller frees), or NULL. */
+static char *json_render(const struct sweep_config *cfg,
+			 const struct sweep_plan *plan,
+			 const struct analysis *a, const struct sweep_machine *m)
 {
 	struct json_out j;
 
@@ -475,7 +477,7 @@ int sweep_json_write(const char *path, const struct sweep_config *cfg,
 	       const struct sweep_plan *plan, const struct analysis *a,
 	       const struct sweep_machine *m)
 {
-	char *s = sweep_json_render(cfg, plan, a, m);
+	char *s = json_render(cfg, plan, a, m);
 	size_t len;
 	int r;
 

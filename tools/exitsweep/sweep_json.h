@@ -10,9 +10,6 @@
 
 #define SWEEP_JSON_FORMAT "exitsweep/1"
 
-/* The document as a string (caller frees), or NULL. */
-char *sweep_json_render(const struct sweep_config *cfg, const struct sweep_plan *plan,
-		  const struct analysis *a, const struct sweep_machine *m);
 /* json_render into path, replaced atomically.  0 or -errno. */
 int sweep_json_write(const char *path, const struct sweep_config *cfg,
 	       const struct sweep_plan *plan, const struct analysis *a,

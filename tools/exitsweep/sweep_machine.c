@@ -80,7 +80,7 @@ void sweep_machine_collect(struct sweep_machine *m)
 	m->cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	read_line("/sys/devices/system/cpu/possible", m->cpus_possible,
 		  sizeof(m->cpus_possible));
-	if (sweep_dacct_read(&m->delayacct) < 0)
+	if (sweep_sysctl_read(&m->delayacct) < 0)
 		m->delayacct = -1;
 	copy(m->exitmon_version, sizeof(m->exitmon_version), NULL);
 	copy(m->exitgen_version, sizeof(m->exitgen_version), NULL);

@@ -184,7 +184,7 @@ int sweep_plan_parse_work(const char *list, struct sweep_dimvals *dv)
 
 /* --- generator --- */
 
-uint64_t sweep_rng_next(uint64_t *state)
+uint64_t sweep_plan_rng_next(uint64_t *state)
 {
 	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
 
@@ -194,7 +194,7 @@ uint64_t sweep_rng_next(uint64_t *state)
 }
 
 /* Rejection keeps it uniform: draws in the top partial range are redrawn. */
-uint64_t sweep_rng_below(uint64_t *state, uint64_t n)
+uint64_t sweep_plan_rng_below(uint64_t *state, uint64_t n)
 {
 	uint64_t limit, x;
 
@@ -202,16 +202,16 @@ uint64_t sweep_rng_below(uint64_t *state, uint64_t n)
 		return 0;
 	limit = UINT64_MAX - UINT64_MAX % n;
 	do
-		x = sweep_rng_next(state);
+		x = sweep_plan_rng_next(state);
 	while (x >= limit);
 	return x % n;
 }
 
 /* Fisher-Yates. */
-void sweep_shuffle(size_t *a, size_t n, uint64_t *state)
+static void shuffle(size_t *a, size_t n, uint64_t *state)
 {
 	for (size_t i = n; i > 1; i--) {
-		size_t j = (size_t)sweep_rng_below(state, i);
+		size_t j = (size_t)sweep_plan_rng_below(state, i);
 		size_t t = a[i - 1];
 
 		a[i - 1] = a[j];
@@ -251,7 +251,7 @@ int sweep_plan_build(const struct sweep_config *cfg, struct sweep_plan *plan)
 	for (unsigned rep = 0; rep < cfg->runs; rep++) {
 		for (size_t i = 0; i < n; i++)
 			perm[i] = i;
-		sweep_shuffle(perm, n, &state);
+		shuffle(perm, n, &state);
 		for (size_t i = 0; i < n; i++) {
 			struct sweep_run *r = &plan->runs[plan->n_runs];
 

@@ -36,8 +36,7 @@ long sweep_plan_find_cell(const struct sweep_plan *plan, const struct sweep_cell
 
 /* Seeded generator (splitmix64): the same seed gives the same order on
  * every machine and libc. */
-uint64_t sweep_rng_next(uint64_t *state);
-uint64_t sweep_rng_below(uint64_t *state, uint64_t n);	/* uniform in [0, n) */
-void sweep_shuffle(size_t *a, size_t n, uint64_t *state);
+uint64_t sweep_plan_rng_next(uint64_t *state);
+uint64_t sweep_plan_rng_below(uint64_t *state, uint64_t n);	/* uniform in [0, n) */
 
 #endif

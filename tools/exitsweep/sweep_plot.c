@@ -99,7 +99,7 @@ static void series_end(struct plotter *p)
 	if (w > 0 && (size_t)w < sizeof(p->plotcmd) - p->used)
 		p->used += (size_t)w;
 	p->series++;
-	p->title_max = fmax(p->title_max, sweep_text_width(p->cur_title));
+	p->title_max = fmax(p->title_max, sweep_table_text_width(p->cur_title));
 }
 
 /* One data line; label (categorical x) becomes the tick text. */
@@ -271,7 +271,7 @@ static void group_name(const struct sweep_config *cfg, const struct sweep_cell *
 		if (d != (int)row && d != (int)skip &&
 		    sweep_analyze_dim_varies(cfg, (enum sweep_dim)d))
 			dims |= 1u << d;
-	sweep_cell_describe(cfg, c, dims, buf, len);
+	sweep_analyze_cell_describe(cfg, c, dims, buf, len);
 }
 
 /* Has figure i's (metric, group) been drawn by an earlier figure? */
@@ -504,7 +504,8 @@ static unsigned count_panels(const struct sweep_config *cfg, const struct sweep_
 	}
 }
 
-bool sweep_plot_is_png(const char *path)
+/* Does path end in .png (pngcairo) rather than .svg? */
+static bool plot_is_png(const char *path)
 {
 	size_t n = strlen(path);
 
@@ -517,7 +518,7 @@ static void preamble(FILE *f, const struct plotter *p, const char *out,
 		     const struct sweep_config *cfg, const struct sweep_plan *plan,
 		     unsigned panels)
 {
-	bool png = sweep_plot_is_png(out);
+	bool png = plot_is_png(out);
 	char outq[PATH_MAX];
 	size_t done = 0;
 
@@ -600,7 +601,7 @@ int sweep_plot_write(const char *out, const struct sweep_config *cfg,
 	}
 	memset(&p, 0, sizeof(p));
 	p.dir = dir;
-	p.png = sweep_plot_is_png(out);
+	p.png = plot_is_png(out);
 	snprintf(script, sizeof(script), "%s/plot.gp", dir);
 	/* the panels first, in memory: the preamble needs the longest title */
 	p.script = open_memstream(&body, &blen);

@@ -11,8 +11,6 @@
 #include "sweep.h"
 #include "sweep_analyze.h"
 
-/* Does path end in .png (pngcairo) rather than .svg? */
-bool sweep_plot_is_png(const char *path);
 /* Path of gnuplot into buf: 0, or -ENOENT when it is not installed. */
 int sweep_plot_find_gnuplot(char *buf, size_t len);
 /* Write data and script into dir and run gnuplot.  0 or -errno with a

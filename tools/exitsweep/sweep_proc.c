@@ -125,7 +125,7 @@ pid_t sweep_proc_spawn(char *const argv[], const char *out_path, const char *err
 	}
 	e = errno;
 	if (pid > 0)
-		sweep_sig_child_add(pid);
+		sweep_signal_child_add(pid);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return pid < 0 ? -e : pid;
 }
@@ -141,7 +141,7 @@ int sweep_proc_wait(pid_t pid, int *status, struct rusage *ru, bool interruptibl
 			return -EINTR;
 		r = wait4(pid, status, 0, ru ? ru : &dummy);
 		if (r == pid) {
-			sweep_sig_child_remove(pid);
+			sweep_signal_child_remove(pid);
 			return 0;
 		}
 		if (r < 0 && errno != EINTR)
@@ -154,7 +154,7 @@ int sweep_proc_poll(pid_t pid, int *status)
 	pid_t r = waitpid(pid, status, WNOHANG);
 
 	if (r == pid) {
-		sweep_sig_child_remove(pid);
+		sweep_signal_child_remove(pid);
 		return 1;
 	}
 	return r < 0 ? -errno : 0;

@@ -69,7 +69,7 @@ double sweep_progress_left(const struct sweep_config *cfg,
 	return rest;
 }
 
-void sweep_clock_text(char *buf, size_t len, double s)
+void sweep_progress_clock_text(char *buf, size_t len, double s)
 {
 	long t = lround(s);
 
@@ -89,8 +89,8 @@ void sweep_progress_show(FILE *f, const struct sweep_config *cfg,
 
 	sweep_analyze_cell_key(cfg, &plan->cells[plan->runs[i].cell], DIM_COUNT,
 			       key, sizeof(key));
-	sweep_clock_text(el, sizeof(el), mono_s() - p->start);
-	sweep_clock_text(left, sizeof(left), rest);
+	sweep_progress_clock_text(el, sizeof(el), mono_s() - p->start);
+	sweep_progress_clock_text(left, sizeof(left), rest);
 	fprintf(f, "%s%s: run %zu of %zu (%s): %s elapsed, %s%s left%s",
 		p->tty ? "\r\033[K" : "", progname, i + 1, plan->n_runs, key, el,
 		known ? "about " : "", known ? left : "?", p->tty ? "" : "\n");

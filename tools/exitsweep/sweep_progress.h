@@ -34,6 +34,6 @@ void sweep_progress_note(const struct sweep_config *cfg,
 			 const struct sweep_plan *plan, struct sweep_progress *p,
 			 size_t cell, double took);
 /* "1:05" or "1:02:03". */
-void sweep_clock_text(char *buf, size_t len, double seconds);
+void sweep_progress_clock_text(char *buf, size_t len, double seconds);
 
 #endif

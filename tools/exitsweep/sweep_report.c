@@ -7,47 +7,9 @@
 #include <string.h>
 
 #include "sweep_costs.h"
+#include "sweep_fmt.h"
 #include "sweep_plan.h"
 #include "sweep_table.h"
-
-char *sweep_fmt_sig(char *buf, size_t len, double v, int digits)
-{
-	int dec;
-
-	if (isnan(v)) {
-		snprintf(buf, len, "-");
-		return buf;
-	}
-	dec = v == 0 ? 0 : digits - 1 - (int)floor(log10(fabs(v)));
-	if (dec < 0)
-		dec = 0;
-	if (dec > 6)
-		dec = 6;
-	snprintf(buf, len, "%.*f", dec, v);
-	return buf;
-}
-
-char *sweep_fmt_pct_ci(char *buf, size_t len, double est, double half, bool ok,
-		 bool significant)
-{
-	int dec;
-
-	if (!ok || isnan(est)) {
-		snprintf(buf, len, "n/a");
-		return buf;
-	}
-	/* two decimals, one from 100 up, more when the interval is narrower
-	 * than 0.1 so that its width still shows (up to four) */
-	if (fmax(fabs(est), half) >= 100)
-		dec = 1;
-	else if (half > 0 && half < 0.1)
-		dec = (int)fmin(4, fmax(2, ceil(-log10(half)) + 1));
-	else
-		dec = 2;
-	snprintf(buf, len, "%+.*f ±%.*f%s", dec, est, dec, half,
-		 significant ? " " : "~");
-	return buf;
-}
 
 static void join_labels(char *buf, size_t len, const struct sweep_dimvals *dv)
 {
@@ -64,7 +26,8 @@ static void join_labels(char *buf, size_t len, const struct sweep_dimvals *dv)
 	}
 }
 
-void sweep_report_matrix(char *buf, size_t len, const struct sweep_config *cfg)
+/* "rates 500,max x tgid on,off x ..." */
+static void report_matrix(char *buf, size_t len, const struct sweep_config *cfg)
 {
 	size_t used = 0;
 
@@ -122,7 +85,7 @@ static void header(FILE *f, const struct sweep_config *cfg,
 
 	for (size_t i = 0; i < plan->n_runs; i++)
 		done += plan->runs[i].done;
-	sweep_report_matrix(matrix, sizeof(matrix), cfg);
+	report_matrix(matrix, sizeof(matrix), cfg);
 	fprintf(f, "%s, kind %s, on %s: Linux %s %s, %ld CPUs (%s)\n",
 		m->exitsweep_version, sweep_kind_name(cfg->kind), m->hostname,
 		m->kernel, m->arch, m->cpus, m->cpu_model);

@@ -14,15 +14,6 @@ void sweep_report_print(FILE *f, const struct sweep_config *cfg,
 		  const struct sweep_plan *plan, const struct analysis *a,
 		  const struct sweep_machine *m, double wall_s, bool interrupted);
 
-/* "+3.28 ±2.91" and a trailing "~" when not significant; "n/a" when
- * !ok.  Returns buf. */
-char *sweep_fmt_pct_ci(char *buf, size_t len, double est, double half, bool ok,
-		 bool significant);
-/* v with about `digits` significant digits, "-" for NAN. */
-char *sweep_fmt_sig(char *buf, size_t len, double v, int digits);
-/* "rates 500,max x tgid on,off x ..." */
-void sweep_report_matrix(char *buf, size_t len, const struct sweep_config *cfg);
-
 /* "Exit rate", "Tgid", ... */
 const char *sweep_report_dim_heading(enum sweep_dim d);
 /* The varying dimensions other than the row dimension and skip, in order:

@@ -285,7 +285,10 @@ static void gen_args(const struct run_env *env, const struct sweep_cell *c,
 	arg(b, "--quiet");
 }
 
-double sweep_run_timeout(const struct sweep_config *cfg, const struct sweep_cell *c)
+/* The timeout of one run in seconds (cfg->run_timeout or a bound made
+ * from the expected duration). */
+static double run_timeout_of(const struct sweep_config *cfg,
+			     const struct sweep_cell *c)
 {
 	if (cfg->run_timeout > 0)
 		return cfg->run_timeout;
@@ -431,7 +434,7 @@ static int gen_wait(const struct run_env *env, const struct sweep_cell *c,
 		snprintf(err, errlen, "cannot start %s: %s", b->a[0], strerror(-gen));
 		return gen;
 	}
-	set_alarm(sweep_run_timeout(cfg, c));
+	set_alarm(run_timeout_of(cfg, c));
 	r = sweep_proc_wait(gen, &status, NULL, true);
 	clear_alarm();
 	if (r == -EINTR) {
@@ -439,7 +442,7 @@ static int gen_wait(const struct run_env *env, const struct sweep_cell *c,
 		if (sweep_interrupted)
 			return -EINTR;
 		snprintf(err, errlen, "exitgen did not finish within %.0f s "
-		     "(see --run-timeout)", sweep_run_timeout(cfg, c));
+		     "(see --run-timeout)", run_timeout_of(cfg, c));
 		return -ETIMEDOUT;
 	}
 	g->wall = mono_s() - t0;
@@ -554,12 +557,12 @@ int sweep_run_one(const struct run_env *env, const struct sweep_cell *c,
 
 	err[0] = '\0';
 	files_init(&f, env->tmpdir);
-	if (dacct != DACCT_KEEP && (r = sweep_dacct_set(dacct)) < 0) {
-		snprintf(err, errlen, "cannot set %s to %d: %s", sweep_dacct_path(), dacct,
+	if (dacct != DACCT_KEEP && (r = sweep_sysctl_set(dacct)) < 0) {
+		snprintf(err, errlen, "cannot set %s to %d: %s", sweep_sysctl_path(), dacct,
 		     strerror(-r));
 		return r;
 	}
-	if (sweep_dacct_read(&now) == 0)
+	if (sweep_sysctl_read(&now) == 0)
 		run->v[M_DACCT_STATE] = now;
 	if (listener != LISTEN_NONE) {
 		r = mon_start(env, listener, run->tag, keep, &f, &m, err, errlen);

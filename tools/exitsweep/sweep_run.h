@@ -32,8 +32,4 @@ int sweep_run_probe(const struct run_env *env, char *err, size_t errlen);
 int sweep_run_probe_check(const struct run_env *env, struct sweep_config *cfg,
 			  char *err, size_t errlen);
 
-/* The timeout of one run in seconds (cfg->run_timeout or a bound made
- * from the expected duration). */
-double sweep_run_timeout(const struct sweep_config *cfg, const struct sweep_cell *c);
-
 #endif

@@ -17,7 +17,7 @@ static void on_signal(int sig)
 {
 	if (sweep_interrupted) {
 		/* Second signal: no more patience. */
-		sweep_dacct_restore_from_signal();
+		sweep_sysctl_restore_from_signal();
 		for (int i = 0; i < MAX_CHILDREN; i++)
 			if (children[i] > 0)
 				kill((pid_t)children[i], SIGKILL);
@@ -35,7 +35,7 @@ static void on_alarm(int sig)
 	sweep_alarm = 1;
 }
 
-void sweep_sig_install(void)
+void sweep_signal_install(void)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
 	struct sigaction sa;
@@ -52,7 +52,7 @@ void sweep_sig_install(void)
 	sigaction(SIGALRM, &sa, NULL);
 }
 
-void sweep_sig_child_add(pid_t pid)
+void sweep_signal_child_add(pid_t pid)
 {
 	for (int i = 0; i < MAX_CHILDREN; i++)
 		if (children[i] == 0) {
@@ -61,14 +61,14 @@ void sweep_sig_child_add(pid_t pid)
 		}
 }
 
-void sweep_sig_child_remove(pid_t pid)
+void sweep_signal_child_remove(pid_t pid)
 {
 	for (int i = 0; i < MAX_CHILDREN; i++)
 		if (children[i] == pid)
 			children[i] = 0;
 }
 
-void sweep_sig_reraise(void)
+void sweep_signal_reraise(void)
 {
 	int sig = sweep_interrupted ? sweep_interrupted : SIGTERM;
 	struct sigaction sa;

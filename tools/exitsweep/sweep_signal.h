@@ -12,11 +12,11 @@ extern volatile sig_atomic_t sweep_interrupted;	/* signal number or 0 */
 extern volatile sig_atomic_t sweep_alarm;	/* a SIGALRM arrived */
 
 /* Handlers without SA_RESTART: a blocking wait returns EINTR. */
-void sweep_sig_install(void);
-void sweep_sig_child_add(pid_t pid);
-void sweep_sig_child_remove(pid_t pid);
+void sweep_signal_install(void);
+void sweep_signal_child_add(pid_t pid);
+void sweep_signal_child_remove(pid_t pid);
 /* After cleanup: die of the signal that interrupted us (exit status
  * 128 + signal, as shells expect). */
-_Noreturn void sweep_sig_reraise(void);
+_Noreturn void sweep_signal_reraise(void);
 
 #endif

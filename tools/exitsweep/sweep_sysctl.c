@@ -16,17 +16,17 @@ static bool saved, changed, atexit_done;
 static int original;
 static char original_text[24];	/* pre-formatted for the signal path */
 
-void sweep_dacct_set_path(const char *path)
+void sweep_sysctl_set_path(const char *path)
 {
 	snprintf(path_buf, sizeof(path_buf), "%s", path);
 }
 
-const char *sweep_dacct_path(void)
+const char *sweep_sysctl_path(void)
 {
 	return path_buf;
 }
 
-int sweep_dacct_read(int *val)
+int sweep_sysctl_read(int *val)
 {
 	char buf[32];
 	ssize_t n;
@@ -52,7 +52,7 @@ int sweep_dacct_read(int *val)
 	return 0;
 }
 
-int sweep_dacct_check_writable(void)
+int sweep_sysctl_check_writable(void)
 {
 	int fd = open(path_buf, O_WRONLY | O_CLOEXEC);
 
@@ -78,7 +78,7 @@ static int write_text(const char *text)
 
 static void restore_at_exit(void)
 {
-	int r = sweep_dacct_restore();
+	int r = sweep_sysctl_restore();
 
 	if (r < 0)
 		warnmsg("could not restore %s to %d: %s; set it by hand "
@@ -86,9 +86,9 @@ static void restore_at_exit(void)
 			strerror(-r), original);
 }
 
-int sweep_dacct_save(void)
+int sweep_sysctl_save(void)
 {
-	int r = sweep_dacct_read(&original);
+	int r = sweep_sysctl_read(&original);
 
 	if (r < 0)
 		return r;
@@ -100,20 +100,20 @@ int sweep_dacct_save(void)
 	return 0;
 }
 
-bool sweep_dacct_saved(void)
+bool sweep_sysctl_saved(void)
 {
 	return saved;
 }
 
-int sweep_dacct_original(void)
+int sweep_sysctl_original(void)
 {
 	return original;
 }
 
-int sweep_dacct_set(int val)
+int sweep_sysctl_set(int val)
 {
 	char text[24];
-	int now, r = sweep_dacct_read(&now);
+	int now, r = sweep_sysctl_read(&now);
 
 	if (r < 0)
 		return r;
@@ -123,26 +123,26 @@ int sweep_dacct_set(int val)
 		changed = true;	/* before the write: a signal may land during it */
 	snprintf(text, sizeof(text), "%d\n", val);
 	r = write_text(text);
-	if (r == 0 && (r = sweep_dacct_read(&now)) == 0 && now != val)
+	if (r == 0 && (r = sweep_sysctl_read(&now)) == 0 && now != val)
 		r = -EIO;
 	return r;
 }
 
-int sweep_dacct_restore(void)
+int sweep_sysctl_restore(void)
 {
 	int now, r;
 
 	if (!saved || !changed)
 		return 0;
 	r = write_text(original_text);
-	if (r == 0 && (r = sweep_dacct_read(&now)) == 0 && now != original)
+	if (r == 0 && (r = sweep_sysctl_read(&now)) == 0 && now != original)
 		r = -EIO;
 	if (r == 0)
 		changed = false;
 	return r;
 }
 
-void sweep_dacct_restore_from_signal(void)
+void sweep_sysctl_restore_from_signal(void)
 {
 	int fd;
 

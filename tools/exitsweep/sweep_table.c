@@ -82,7 +82,7 @@ void sweep_table_cell(struct sweep_table *t, const char *fmt, ...)
 	va_end(ap);
 }
 
-size_t sweep_text_width(const char *s)
+size_t sweep_table_text_width(const char *s)
 {
 	size_t w = 0;
 
@@ -109,7 +109,7 @@ void sweep_table_print(const struct sweep_table *t, FILE *f, const char *indent)
 	for (size_t r = 0; r < t->nrows; r++)
 		for (size_t c = 0; c < t->ncols; c++) {
 			const char *s = t->cell[r * t->ncols + c];
-			size_t sw = s ? sweep_text_width(s) : 0;
+			size_t sw = s ? sweep_table_text_width(s) : 0;
 
 			if (sw > w[c])
 				w[c] = sw;
@@ -120,7 +120,7 @@ void sweep_table_print(const struct sweep_table *t, FILE *f, const char *indent)
 		fputs(indent, f);
 		for (size_t c = 0; c < t->ncols; c++) {
 			const char *s = t->cell[r * t->ncols + c];
-			size_t sw = s ? sweep_text_width(s) : 0;
+			size_t sw = s ? sweep_table_text_width(s) : 0;
 			bool last = c + 1 == t->ncols;
 
 			if (c)

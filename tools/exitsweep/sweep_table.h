@@ -20,6 +20,6 @@ void sweep_table_cell(struct sweep_table *t, const char *fmt, ...)
 /* Print with indent before each line; a rule under the heading. */
 void sweep_table_print(const struct sweep_table *t, FILE *f, const char *indent);
 /* Display width of a UTF-8 string (code points). */
-size_t sweep_text_width(const char *s);
+size_t sweep_table_text_width(const char *s);
 
 #endif

@@ -1,0 +1,60 @@
+/* Numbers as the sweep's tables print them. */
+#include "sweep_fmt.h"
+
+#include <math.h>
+#include <stdio.h>
+
+char *sweep_fmt_sig(char *buf, size_t len, double v, int digits)
+{
+	int dec;
+
+	if (isnan(v)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	dec = v == 0 ? 0 : digits - 1 - (int)floor(log10(fabs(v)));
+	if (dec < 0)
+		dec = 0;
+	if (dec > 6)
+		dec = 6;
+	snprintf(buf, len, "%.*f", dec, v);
+	return buf;
+}
+
+char *sweep_fmt_pct_ci(char *buf, size_t len, double est, double half, bool ok,
+		       bool significant)
+{
+	int dec;
+
+	if (!ok || isnan(est)) {
+		snprintf(buf, len, "n/a");
+		return buf;
+	}
+	/* two decimals, one from 100 up, more when the interval is narrower
+	 * than 0.1 so that its width still shows (up to four) */
+	if (fmax(fabs(est), half) >= 100)
+		dec = 1;
+	else if (half > 0 && half < 0.1)
+		dec = (int)fmin(4, fmax(2, ceil(-log10(half)) + 1));
+	else
+		dec = 2;
+	snprintf(buf, len, "%+.*f ±%.*f%s", dec, est, dec, half,
+		 significant ? " " : "~");
+	return buf;
+}
+
+char *sweep_fmt_diff(char *buf, size_t len, double est, double half, bool ok,
+		     bool significant)
+{
+	char e[32], h[32];
+
+	if (!ok || isnan(est)) {
+		snprintf(buf, len, "n/a");
+		return buf;
+	}
+	sweep_fmt_sig(e, sizeof(e), fabs(est), 3);
+	sweep_fmt_sig(h, sizeof(h), half, 2);
+	snprintf(buf, len, "%s%s ±%s%s", est < 0 ? "-" : "+", e, h,
+		 significant ? " " : "~");
+	return buf;
+}

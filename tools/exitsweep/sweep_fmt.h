@@ -1,0 +1,19 @@
+/* Numbers as the sweep's tables print them: significant digits, a
+ * difference or a percentage with its confidence interval. */
+#ifndef EXITSWEEP_FMT_H
+#define EXITSWEEP_FMT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* v with about `digits` significant digits, "-" for NAN. */
+char *sweep_fmt_sig(char *buf, size_t len, double v, int digits);
+/* "+3.28 ±2.91" and a trailing "~" when not significant; "n/a" when
+ * !ok.  Returns buf. */
+char *sweep_fmt_pct_ci(char *buf, size_t len, double est, double half, bool ok,
+		       bool significant);
+/* "+312 ±45" with "~" when not significant; "n/a" when !ok. */
+char *sweep_fmt_diff(char *buf, size_t len, double est, double half, bool ok,
+		     bool significant);
+
+#endif
