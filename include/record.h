@@ -92,6 +92,12 @@ static inline bool rec_has(const struct exit_record *r, enum rec_field f)
 	return (r->present[f / 64] >> (f % 64)) & 1;
 }
 
+static inline void rec_set(struct exit_record *r, enum rec_field f, uint64_t v)
+{
+	r->v[f] = v;
+	r->present[f / 64] |= 1ull << (f % 64);
+}
+
 static inline uint64_t rec_get(const struct exit_record *r, enum rec_field f)
 {
 	return r->v[f];

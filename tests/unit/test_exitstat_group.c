@@ -20,11 +20,11 @@ static struct exit_record rec(const char *comm, uint64_t utime, uint64_t stime,
 {
 	struct exit_record r = rb_pid(comm, 1);
 
-	rb_set(&r, F_UTIME, utime);
-	rb_set(&r, F_STIME, stime);
-	rb_set(&r, F_ETIME, 1000000);	/* lived 1 s */
-	rb_set(&r, F_CPU_DELAY_TOTAL, cpu_delay);
-	rb_set(&r, F_CPU_COUNT, cpu_count);
+	rec_set(&r, F_UTIME, utime);
+	rec_set(&r, F_STIME, stime);
+	rec_set(&r, F_ETIME, 1000000);	/* lived 1 s */
+	rec_set(&r, F_CPU_DELAY_TOTAL, cpu_delay);
+	rec_set(&r, F_CPU_COUNT, cpu_count);
 	return r;
 }
 
@@ -56,10 +56,10 @@ static void test_sums_and_tgid_rows(void **state)
 	(void)state;
 	tg.type = REC_TGID;
 	assert_int_equal(stat_groups_init(&g, BY_COMM), 0);
-	rb_set(&a, F_CPU_DELAY_MAX, 2500);
-	rb_set(&a, F_HIWATER_RSS, 4000);
-	rb_set(&b, F_HIWATER_RSS, 9000);
-	rb_set(&b, F_READ_BYTES, 4096);
+	rec_set(&a, F_CPU_DELAY_MAX, 2500);
+	rec_set(&a, F_HIWATER_RSS, 4000);
+	rec_set(&b, F_HIWATER_RSS, 9000);
+	rec_set(&b, F_READ_BYTES, 4096);
 	assert_int_equal(stat_groups_add(&g, &a), 0);
 	assert_int_equal(stat_groups_add(&g, &b), 0);
 	assert_int_equal(stat_groups_add(&g, &c), 0);
@@ -94,8 +94,8 @@ static void test_implausible(void **state)
 	struct exit_record ok = rec("io", 1, 1, 500, 1), bad = rec("io", 2, 2, 0, 0);
 
 	(void)state;
-	rb_set(&bad, F_BLKIO_DELAY_TOTAL, 3600ull * 1000000000);	/* 1 h in 1 s */
-	rb_set(&bad, F_BLKIO_COUNT, 1);
+	rec_set(&bad, F_BLKIO_DELAY_TOTAL, 3600ull * 1000000000);	/* 1 h in 1 s */
+	rec_set(&bad, F_BLKIO_COUNT, 1);
 	assert_int_equal(stat_groups_init(&g, BY_COMM), 0);
 	stat_groups_add(&g, &ok);
 	stat_groups_add(&g, &bad);
@@ -114,18 +114,18 @@ static void test_keys(void **state)
 	struct exit_record a = rec("x", 1, 0, 0, 0), b = rec("y", 1, 0, 0, 0);
 
 	(void)state;
-	rb_set(&a, F_UID, 1000);
-	rb_set(&b, F_UID, 1000);
+	rec_set(&a, F_UID, 1000);
+	rec_set(&b, F_UID, 1000);
 	assert_int_equal(stat_groups_init(&g, BY_UID), 0);
 	stat_groups_add(&g, &a);
 	stat_groups_add(&g, &b);
 	assert_int_equal(g.n, 1);
 	stat_groups_free(&g);
 
-	rb_set(&a, F_EXE_DEV, 8);
-	rb_set(&a, F_EXE_INODE, 77);
-	rb_set(&b, F_EXE_DEV, 8);
-	rb_set(&b, F_EXE_INODE, 78);
+	rec_set(&a, F_EXE_DEV, 8);
+	rec_set(&a, F_EXE_INODE, 77);
+	rec_set(&b, F_EXE_DEV, 8);
+	rec_set(&b, F_EXE_INODE, 78);
 	assert_int_equal(stat_groups_init(&g, BY_EXE), 0);
 	stat_groups_add(&g, &a);
 	stat_groups_add(&g, &b);
@@ -134,8 +134,8 @@ static void test_keys(void **state)
 	stat_groups_free(&g);
 
 	/* tgid: the pid row's ac_tgid. */
-	rb_set(&a, F_TGID, 50);
-	rb_set(&b, F_TGID, 50);
+	rec_set(&a, F_TGID, 50);
+	rec_set(&b, F_TGID, 50);
 	assert_int_equal(stat_groups_init(&g, BY_TGID), 0);
 	stat_groups_add(&g, &a);
 	stat_groups_add(&g, &b);

@@ -65,12 +65,6 @@ static void rec_init(struct exit_record *r, enum rec_type type, uint32_t id,
 	r->comm[comm_len] = '\0';
 }
 
-static void rec_set(struct exit_record *r, enum rec_field f, uint64_t v)
-{
-	r->v[f] = v;
-	r->present[f / 64] |= 1ull << (f % 64);
-}
-
 static size_t fmt(enum out_format f, const struct exit_record *r)
 {
 	size_t n = format_record(f, r, line, sizeof(line));

@@ -722,12 +722,6 @@ static void test_field_names(void **state)
 
 #define V(n) cmocka_unit_test_prestate(test_version, (void *)(uintptr_t)(n))
 
-static void set(struct exit_record *r, enum rec_field f, uint64_t v)
-{
-	r->v[f] = v;
-	r->present[f / 64] |= 1ull << (f % 64);
-}
-
 /* A task cannot wait longer than it lived: such a figure is flagged. */
 static void test_implausible(void **state)
 {
@@ -737,17 +731,17 @@ static void test_implausible(void **state)
 	memset(&r, 0, sizeof(r));
 	r.type = REC_PID;
 	assert_false(record_implausible(&r));		/* no elapsed time */
-	set(&r, F_ETIME, 1000);				/* lived 1 ms */
-	set(&r, F_BLKIO_DELAY_TOTAL, 900000);		/* waited 0.9 ms */
+	rec_set(&r, F_ETIME, 1000);				/* lived 1 ms */
+	rec_set(&r, F_BLKIO_DELAY_TOTAL, 900000);		/* waited 0.9 ms */
 	assert_false(record_implausible(&r));
-	set(&r, F_BLKIO_DELAY_TOTAL, 5209376371533ull);	/* seen: ~uptime */
+	rec_set(&r, F_BLKIO_DELAY_TOTAL, 5209376371533ull);	/* seen: ~uptime */
 	assert_true(record_implausible(&r));
-	set(&r, F_BLKIO_DELAY_TOTAL, 0);
-	set(&r, F_CPU_DELAY_TOTAL, 11000001);		/* beyond the 10 ms slack */
+	rec_set(&r, F_BLKIO_DELAY_TOTAL, 0);
+	rec_set(&r, F_CPU_DELAY_TOTAL, 11000001);		/* beyond the 10 ms slack */
 	assert_true(record_implausible(&r));
-	set(&r, F_CPU_DELAY_TOTAL, 10999999);		/* within it */
+	rec_set(&r, F_CPU_DELAY_TOTAL, 10999999);		/* within it */
 	assert_false(record_implausible(&r));
-	set(&r, F_SOFT_DELAY_TOTAL, 60000000000ull);
+	rec_set(&r, F_SOFT_DELAY_TOTAL, 60000000000ull);
 	assert_true(record_implausible(&r));
 	r.type = REC_TGID;	/* sums of many threads may exceed the age */
 	assert_false(record_implausible(&r));

@@ -19,12 +19,6 @@
 
 static char line[FORMAT_MAX_LINE], head[FORMAT_MAX_LINE];
 
-static void rec_set(struct exit_record *r, enum rec_field f, uint64_t v)
-{
-	r->v[f] = v;
-	r->present[f / 64] |= 1ull << (f % 64);
-}
-
 /* A record with every field but the ones its type writes elsewhere (the
  * pid column of a pid row is its id; btime is read back as btime64). */
 static void make(struct exit_record *r, enum rec_type t, const char *comm,
