@@ -226,12 +226,12 @@ bool record_implausible(const struct exit_record *r)
 	return false;
 }
 
-const char *rec_field_name(enum rec_field f)
+const char *record_field_name(enum rec_field f)
 {
 	return (unsigned)f < F__COUNT ? fields[f].name : NULL;
 }
 
-size_t ts_struct_size(unsigned version)
+size_t record_struct_size(unsigned version)
 {
 	return version <= TS_KNOWN_VERSION ? version_size[version] : 0;
 }

@@ -196,12 +196,12 @@ static void test_every_field_has_one_column(void **state)
 		for (k = 0; k < n; k++)
 			seen[fs[k]]++;
 		if (cols[i].kind == C_FIELD)
-			assert_string_equal(rec_field_name(fs[0]), cols[i].name);
+			assert_string_equal(record_field_name(fs[0]), cols[i].name);
 	}
 	for (f = 0; f < F__COUNT; f++)
 		if (seen[f] != 1)
 			fail_msg("field %s is written by %u columns",
-				 rec_field_name((enum rec_field)f), seen[f]);
+				 record_field_name((enum rec_field)f), seen[f]);
 	assert_int_equal(sizeof(cols) / sizeof(cols[0]), NWANT);
 }
 

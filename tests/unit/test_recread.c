@@ -49,7 +49,7 @@ static void same(const struct exit_record *a, const struct exit_record *b)
 	assert_memory_equal(a->comm, b->comm, a->comm_len);
 	for (unsigned f = 0; f < F__COUNT; f++) {
 		if (rec_has(a, (enum rec_field)f) != rec_has(b, (enum rec_field)f))
-			fail_msg("field %s: presence differs", rec_field_name((enum rec_field)f));
+			fail_msg("field %s: presence differs", record_field_name((enum rec_field)f));
 		if (rec_has(a, (enum rec_field)f))
 			assert_int_equal(rec_get(a, (enum rec_field)f), rec_get(b, (enum rec_field)f));
 	}
