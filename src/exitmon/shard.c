@@ -55,7 +55,7 @@ int shard_set_rcvbuf(struct shard *s)
 	int r;
 
 	caps_net_admin_effective(true);	/* SO_RCVBUFFORCE passes rmem_max */
-	r = socket_set_rcvbuf(s->ts.fd, s->cfg->rcvbuf, &s->rcvbuf);
+	r = receiver_set_rcvbuf(s->ts.fd, s->cfg->rcvbuf, &s->rcvbuf);
 	caps_net_admin_effective(false);
 	return r;
 }
