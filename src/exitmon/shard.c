@@ -15,8 +15,9 @@
 
 #define REQUEST_TIMEOUT_MS 5000
 
-void shard_split_cpus(const struct cpuset_bits *all, unsigned n, unsigned i,
-		      struct cpuset_bits *out)
+/* Split `all` into n groups of consecutive CPUs, as even as possible. */
+static void shard_split_cpus(const struct cpuset_bits *all, unsigned n,
+			     unsigned i, struct cpuset_bits *out)
 {
 	unsigned total = cpulist_count(all), k = 0;
 	unsigned lo = (unsigned)((unsigned long long)total * i / n);
