@@ -18,11 +18,11 @@ size_t cpulist_format(const struct cpuset_bits *set, char *buf, size_t cap);
 /* Read a kernel cpulist file such as /sys/devices/system/cpu/possible. */
 int cpulist_read_file(const char *path, struct cpuset_bits *out);
 
-bool cpuset_test(const struct cpuset_bits *set, unsigned cpu);
-void cpuset_set(struct cpuset_bits *set, unsigned cpu);
-unsigned cpuset_count(const struct cpuset_bits *set);
-bool cpuset_subset(const struct cpuset_bits *sub, const struct cpuset_bits *of);
+bool cpulist_test(const struct cpuset_bits *set, unsigned cpu);
+void cpulist_set(struct cpuset_bits *set, unsigned cpu);
+unsigned cpulist_count(const struct cpuset_bits *set);
+bool cpulist_subset(const struct cpuset_bits *sub, const struct cpuset_bits *of);
 /* First CPU in the set at or after `from`, or -1. */
-int cpuset_next(const struct cpuset_bits *set, unsigned from);
+int cpulist_next(const struct cpuset_bits *set, unsigned from);
 
 #endif

@@ -92,6 +92,12 @@ static inline bool rec_has(const struct exit_record *r, enum rec_field f)
 	return (r->present[f / 64] >> (f % 64)) & 1;
 }
 
+static inline void rec_set(struct exit_record *r, enum rec_field f, uint64_t v)
+{
+	r->v[f] = v;
+	r->present[f / 64] |= 1ull << (f % 64);
+}
+
 static inline uint64_t rec_get(const struct exit_record *r, enum rec_field f)
 {
 	return r->v[f];
@@ -104,9 +110,9 @@ static inline uint64_t rec_get(const struct exit_record *r, enum rec_field f)
 bool record_implausible(const struct exit_record *r);
 
 /* Field name (as used in CSV headers and JSON keys by default), or NULL. */
-const char *rec_field_name(enum rec_field f);
+const char *record_field_name(enum rec_field f);
 /* Size in bytes of a struct of that version (0 if unknown). */
-size_t ts_struct_size(unsigned version);
+size_t record_struct_size(unsigned version);
 
 /* Parse one TYPE_STATS payload into r (type and id are left alone).
  * layout_hint is used when the struct says version 0.

@@ -9,19 +9,19 @@
 
 #define BITS_PER_WORD (8 * sizeof(unsigned long))
 
-bool cpuset_test(const struct cpuset_bits *set, unsigned cpu)
+bool cpulist_test(const struct cpuset_bits *set, unsigned cpu)
 {
 	return cpu < CPULIST_MAX &&
 	       (set->bits[cpu / BITS_PER_WORD] >> (cpu % BITS_PER_WORD)) & 1;
 }
 
-void cpuset_set(struct cpuset_bits *set, unsigned cpu)
+void cpulist_set(struct cpuset_bits *set, unsigned cpu)
 {
 	if (cpu < CPULIST_MAX)
 		set->bits[cpu / BITS_PER_WORD] |= 1ul << (cpu % BITS_PER_WORD);
 }
 
-unsigned cpuset_count(const struct cpuset_bits *set)
+unsigned cpulist_count(const struct cpuset_bits *set)
 {
 	unsigned i, n = 0;
 
@@ -30,7 +30,7 @@ unsigned cpuset_count(const struct cpuset_bits *set)
 	return n;
 }
 
-bool cpuset_subset(const struct cpuset_bits *sub, const struct cpuset_bits *of)
+bool cpulist_subset(const struct cpuset_bits *sub, const struct cpuset_bits *of)
 {
 	unsigned i;
 
@@ -40,12 +40,12 @@ bool cpuset_subset(const struct cpuset_bits *sub, const struct cpuset_bits *of)
 	return true;
 }
 
-int cpuset_next(const struct cpuset_bits *set, unsigned from)
+int cpulist_next(const struct cpuset_bits *set, unsigned from)
 {
 	unsigned cpu;
 
 	for (cpu = from; cpu < CPULIST_MAX; cpu++)
-		if (cpuset_test(set, cpu))
+		if (cpulist_test(set, cpu))
 			return (int)cpu;
 	return -1;
 }
@@ -86,7 +86,7 @@ int cpulist_parse(const char *s, struct cpuset_bits *out)
 				return -EINVAL;
 		}
 		for (c = lo; c <= hi; c++)
-			cpuset_set(out, c);
+			cpulist_set(out, c);
 		if (*s == '\0' || *s == '\n')
 			return s[0] == '\n' && s[1] != '\0' ? -EINVAL : 0;
 		if (*s++ != ',')
@@ -97,7 +97,7 @@ int cpulist_parse(const char *s, struct cpuset_bits *out)
 size_t cpulist_format(const struct cpuset_bits *set, char *buf, size_t cap)
 {
 	size_t len = 0;
-	int lo = cpuset_next(set, 0);
+	int lo = cpulist_next(set, 0);
 
 	if (cap)
 		buf[0] = '\0';
@@ -105,7 +105,7 @@ size_t cpulist_format(const struct cpuset_bits *set, char *buf, size_t cap)
 		int hi = lo;
 		int n;
 
-		while (hi + 1 < CPULIST_MAX && cpuset_test(set, (unsigned)hi + 1))
+		while (hi + 1 < CPULIST_MAX && cpulist_test(set, (unsigned)hi + 1))
 			hi++;
 		n = hi > lo ? snprintf(len < cap ? buf + len : NULL,
 				       len < cap ? cap - len : 0, "%s%d-%d",
@@ -114,7 +114,7 @@ size_t cpulist_format(const struct cpuset_bits *set, char *buf, size_t cap)
 				       len < cap ? cap - len : 0, "%s%d",
 				       len ? "," : "", lo);
 		len += (size_t)n;
-		lo = cpuset_next(set, (unsigned)hi + 1);
+		lo = cpulist_next(set, (unsigned)hi + 1);
 	}
 	return len;
 }

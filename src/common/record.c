@@ -226,12 +226,12 @@ bool record_implausible(const struct exit_record *r)
 	return false;
 }
 
-const char *rec_field_name(enum rec_field f)
+const char *record_field_name(enum rec_field f)
 {
 	return (unsigned)f < F__COUNT ? fields[f].name : NULL;
 }
 
-size_t ts_struct_size(unsigned version)
+size_t record_struct_size(unsigned version)
 {
 	return version <= TS_KNOWN_VERSION ? version_size[version] : 0;
 }
@@ -445,12 +445,6 @@ static int parse_aggr(const struct nlattr *nest, int id_type,
 				  layout_hint, r);
 }
 
-static void set_field(struct exit_record *r, enum rec_field f, uint64_t v)
-{
-	r->v[f] = v;
-	r->present[f / 64] |= 1ull << (f % 64);
-}
-
 static int parse_one(const struct nlattr *nest, bool pid, unsigned hint,
 		     struct exit_record *r)
 {
@@ -488,7 +482,7 @@ int record_parse_attrs(const void *attrs, size_t len, struct exit_msg *out)
 	 * record itself is left as the kernel sent it (no comm, uid, gid,
 	 * ppid): a reader that wants them joins on rec[0]. */
 	if (!rec_has(&out->rec[0], F_TGID))
-		set_field(&out->rec[0], F_TGID, out->rec[1].id);
+		rec_set(&out->rec[0], F_TGID, out->rec[1].id);
 	return 0;
 }
 

@@ -94,12 +94,6 @@ static int parse_dec(const char *s, size_t n, uint64_t *out)
 	return 0;
 }
 
-static void set_field(struct exit_record *r, enum rec_field f, uint64_t v)
-{
-	r->v[f] = v;
-	r->present[f / 64] |= 1ull << (f % 64);
-}
-
 static int set_comm(struct exit_record *r, const char *s, size_t n)
 {
 	if (n > TS_COMM_LEN || memchr(s, '\0', n))
@@ -129,7 +123,7 @@ static int set_nice(struct exit_record *r, const char *s, size_t n)
 
 	if (parse_dec(s + neg, n - neg, &v) < 0 || v > (neg ? 128u : 127u))
 		return -EBADMSG;
-	set_field(r, F_NICE, (uint8_t)(neg ? -(int)v : (int)v));
+	rec_set(r, F_NICE, (uint8_t)(neg ? -(int)v : (int)v));
 	return 0;
 }
 
@@ -156,13 +150,13 @@ static int set_number(unsigned c, const char *s, size_t n, struct ids *ids,
 			return -EBADMSG;
 		ids->tgid = v, ids->have_tgid = true;
 		return 0;
-	case C_BTIME: set_field(r, F_BTIME64, v); return 0;
+	case C_BTIME: rec_set(r, F_BTIME64, v); return 0;
 	case C_VERSION:
 		if (v > UINT16_MAX)
 			return -EBADMSG;
 		r->version = r->layout = (uint16_t)v;
 		return 0;
-	case C_FIELD: set_field(r, (enum rec_field)cols[c].field, v); return 0;
+	case C_FIELD: rec_set(r, (enum rec_field)cols[c].field, v); return 0;
 	default: return -EBADMSG;
 	}
 }
@@ -183,13 +177,13 @@ static int finish(struct exit_record *r, const struct ids *ids)
 			return -EBADMSG;
 		r->id = (uint32_t)ids->pid;
 		if (ids->have_tgid)
-			set_field(r, F_TGID, ids->tgid);
+			rec_set(r, F_TGID, ids->tgid);
 	} else {
 		if (!ids->have_tgid)
 			return -EBADMSG;
 		r->id = (uint32_t)ids->tgid;
 		if (ids->have_pid)
-			set_field(r, F_PID, ids->pid);
+			rec_set(r, F_PID, ids->pid);
 	}
 	return 0;
 }

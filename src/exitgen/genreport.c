@@ -23,12 +23,12 @@ static struct rep_item *rep_add(struct replist *l, const char *key, enum rep_typ
 	return kv;
 }
 
-void rep_u64(struct replist *l, const char *key, uint64_t v)
+static void rep_u64(struct replist *l, const char *key, uint64_t v)
 {
 	rep_add(l, key, REP_U64)->u = v;
 }
 
-void rep_dbl(struct replist *l, const char *key, double v, int prec)
+void genreport_dbl(struct replist *l, const char *key, double v, int prec)
 {
 	struct rep_item *kv = rep_add(l, key, REP_DBL);
 
@@ -36,12 +36,12 @@ void rep_dbl(struct replist *l, const char *key, double v, int prec)
 	kv->prec = prec;
 }
 
-void rep_str(struct replist *l, const char *key, const char *s)
+void genreport_str(struct replist *l, const char *key, const char *s)
 {
 	rep_add(l, key, REP_STR)->s = s;
 }
 
-const struct rep_item *rep_get(const struct replist *l, const char *key)
+const struct rep_item *genreport_get(const struct replist *l, const char *key)
 {
 	for (unsigned i = 0; i < l->n; i++)
 		if (!strcmp(l->item[i].key, key))
@@ -59,8 +59,8 @@ static double ns_us(uint64_t ns)
 	return (double)ns / 1000.0;
 }
 
-unsigned cohort_groups(const double *finish, uint64_t n, char *buf,
-		       size_t len)
+unsigned genreport_cohort_groups(const double *finish, uint64_t n,
+				 char *buf, size_t len)
 {
 	double gap_min;
 	unsigned groups = 0;
@@ -113,12 +113,12 @@ static void build_cpu(struct replist *l, const struct spawn_result *res)
 	double uc = tv_s(res->children.ru_utime);
 	double sc = tv_s(res->children.ru_stime);
 
-	rep_dbl(l, GEN_KEY_USER, us + uc, 6);
-	rep_dbl(l, GEN_KEY_SYS, ss + sc, 6);
-	rep_dbl(l, GEN_KEY_USER_SELF, us, 6);
-	rep_dbl(l, GEN_KEY_SYS_SELF, ss, 6);
-	rep_dbl(l, GEN_KEY_USER_CHILDREN, uc, 6);
-	rep_dbl(l, GEN_KEY_SYS_CHILDREN, sc, 6);
+	genreport_dbl(l, GEN_KEY_USER, us + uc, 6);
+	genreport_dbl(l, GEN_KEY_SYS, ss + sc, 6);
+	genreport_dbl(l, GEN_KEY_USER_SELF, us, 6);
+	genreport_dbl(l, GEN_KEY_SYS_SELF, ss, 6);
+	genreport_dbl(l, GEN_KEY_USER_CHILDREN, uc, 6);
+	genreport_dbl(l, GEN_KEY_SYS_CHILDREN, sc, 6);
 }
 
 /* Both strings live in one allocation the caller frees: the group sizes,
@@ -139,18 +139,19 @@ static int build_cohort(struct replist *l, const struct spawn_result *res,
 	groups = *owned;
 	finish = *owned + glen;
 	finish[0] = '\0';
-	ng = cohort_groups(f, n, groups, glen);
+	ng = genreport_cohort_groups(f, n, groups, glen);
 	for (uint64_t i = 0; i < n; i++)
 		used += (size_t)snprintf(finish + used, flen - used, "%s%.6f",
 					 i ? "," : "", f[i]);
 	rep_u64(l, GEN_KEY_COHORT_N, n);
-	rep_dbl(l, GEN_KEY_COHORT_FIRST, n ? f[0] : 0, 6);
-	rep_dbl(l, GEN_KEY_COHORT_LAST, n ? f[n - 1] : 0, 6);
-	rep_dbl(l, GEN_KEY_COHORT_SPREAD, n ? f[n - 1] - f[0] : 0, 6);
-	rep_dbl(l, GEN_KEY_COHORT_MEDIAN, n ? (f[(n - 1) / 2] + f[n / 2]) / 2 : 0, 6);
+	genreport_dbl(l, GEN_KEY_COHORT_FIRST, n ? f[0] : 0, 6);
+	genreport_dbl(l, GEN_KEY_COHORT_LAST, n ? f[n - 1] : 0, 6);
+	genreport_dbl(l, GEN_KEY_COHORT_SPREAD, n ? f[n - 1] - f[0] : 0, 6);
+	genreport_dbl(l, GEN_KEY_COHORT_MEDIAN,
+		      n ? (f[(n - 1) / 2] + f[n / 2]) / 2 : 0, 6);
 	rep_u64(l, GEN_KEY_COHORT_NGROUPS, ng);
-	rep_str(l, GEN_KEY_COHORT_GROUPS, groups);
-	rep_str(l, GEN_KEY_COHORT_FINISH, finish);
+	genreport_str(l, GEN_KEY_COHORT_GROUPS, groups);
+	genreport_str(l, GEN_KEY_COHORT_FINISH, finish);
 	return 0;
 }
 
@@ -164,45 +165,48 @@ int genreport_build(struct replist *l, const struct spawn_config *cfg,
 	*groups = NULL;
 	rep_u64(l, GEN_KEY_EXITS, res->exits);
 	if (cfg->rate > 0)
-		rep_dbl(l, GEN_KEY_TARGET_RATE, cfg->rate, 3);
+		genreport_dbl(l, GEN_KEY_TARGET_RATE, cfg->rate, 3);
 	else
-		rep_str(l, GEN_KEY_TARGET_RATE, "max");
-	rep_dbl(l, GEN_KEY_ACHIEVED_RATE, achieved, 3);
-	rep_dbl(l, GEN_KEY_ELAPSED, res->elapsed, 6);
+		genreport_str(l, GEN_KEY_TARGET_RATE, "max");
+	genreport_dbl(l, GEN_KEY_ACHIEVED_RATE, achieved, 3);
+	genreport_dbl(l, GEN_KEY_ELAPSED, res->elapsed, 6);
 	build_cpu(l, res);
 	rep_u64(l, GEN_KEY_SATURATED, is_saturated(cfg, res, achieved));
-	rep_dbl(l, GEN_KEY_LATE_P50, ns_us(hist_percentile(&res->late, 50)), 1);
-	rep_dbl(l, GEN_KEY_LATE_P99, ns_us(hist_percentile(&res->late, 99)), 1);
-	rep_dbl(l, GEN_KEY_LATE_MAX, ns_us(res->late.count ? res->late.max : 0), 1);
+	genreport_dbl(l, GEN_KEY_LATE_P50, ns_us(hist_percentile(&res->late, 50)), 1);
+	genreport_dbl(l, GEN_KEY_LATE_P99, ns_us(hist_percentile(&res->late, 99)), 1);
+	genreport_dbl(l, GEN_KEY_LATE_MAX,
+		      ns_us(res->late.count ? res->late.max : 0), 1);
 	if (cfg->shape == SHAPE_GROUP)
 		snprintf(shape, sizeof(shape), "group:%u", cfg->group_threads);
 	else
 		snprintf(shape, sizeof(shape), "%s", workload_shape_name(cfg->shape));
-	rep_str(l, GEN_KEY_SHAPE, shape);
-	rep_str(l, GEN_KEY_TAG, cfg->tag);
+	genreport_str(l, GEN_KEY_SHAPE, shape);
+	genreport_str(l, GEN_KEY_TAG, cfg->tag);
 	rep_u64(l, GEN_KEY_TASKS_CREATED, res->created);
-	rep_str(l, GEN_KEY_STOPPED_BY, spawn_stop_name(res->stopped_by));
-	rep_str(l, GEN_KEY_MODE, mode_name(cfg));
+	genreport_str(l, GEN_KEY_STOPPED_BY, spawn_stop_name(res->stopped_by));
+	genreport_str(l, GEN_KEY_MODE, mode_name(cfg));
 	rep_u64(l, GEN_KEY_WORKERS, cfg->workers);
 	rep_u64(l, GEN_KEY_THREADS_PER_TASK, cfg->shape == SHAPE_GROUP ?
 	       cfg->group_threads : 1);
 	rep_u64(l, GEN_KEY_TASKS_EXITED, res->exits * (cfg->shape == SHAPE_GROUP ?
 						     cfg->group_threads : 1));
-	rep_str(l, GEN_KEY_EXIT_BY, cfg->exit_by == EXIT_BY_SIGNAL ? "signal" : "exit");
-	rep_dbl(l, GEN_KEY_REAP_P50, ns_us(hist_percentile(&res->reap, 50)), 1);
-	rep_dbl(l, GEN_KEY_REAP_P99, ns_us(hist_percentile(&res->reap, 99)), 1);
-	rep_dbl(l, GEN_KEY_REAP_MAX, ns_us(res->reap.count ? res->reap.max : 0), 1);
+	genreport_str(l, GEN_KEY_EXIT_BY,
+		      cfg->exit_by == EXIT_BY_SIGNAL ? "signal" : "exit");
+	genreport_dbl(l, GEN_KEY_REAP_P50, ns_us(hist_percentile(&res->reap, 50)), 1);
+	genreport_dbl(l, GEN_KEY_REAP_P99, ns_us(hist_percentile(&res->reap, 99)), 1);
+	genreport_dbl(l, GEN_KEY_REAP_MAX,
+		      ns_us(res->reap.count ? res->reap.max : 0), 1);
 	rep_u64(l, GEN_KEY_CHILDREN_LEFT, (uint64_t)res->children_left);
 	if (cfg->batch)
 		rep_u64(l, GEN_KEY_BATCH, cfg->batch);
 	if (cfg->background) {
 		rep_u64(l, GEN_KEY_BACKGROUND, res->background);
-		rep_dbl(l, GEN_KEY_KILL_BACKGROUND, res->kill_background, 6);
+		genreport_dbl(l, GEN_KEY_KILL_BACKGROUND, res->kill_background, 6);
 	}
 	if (cfg->mmap_bytes)
 		rep_u64(l, GEN_KEY_MMAP_BYTES, cfg->mmap_bytes);
 	if (cfg->exit_by == EXIT_BY_SIGNAL)
-		rep_dbl(l, GEN_KEY_KILL_REAP, res->elapsed, 6);
+		genreport_dbl(l, GEN_KEY_KILL_REAP, res->elapsed, 6);
 	if (cfg->cohort)
 		return build_cohort(l, res, groups);
 	return 0;
@@ -261,7 +265,7 @@ void genreport_json(const struct replist *l, FILE *out)
 
 static double get_d(const struct replist *l, const char *key)
 {
-	const struct rep_item *kv = rep_get(l, key);
+	const struct rep_item *kv = genreport_get(l, key);
 
 	if (!kv)
 		return 0;
@@ -288,7 +292,7 @@ static void text_rate(const struct replist *l, const struct spawn_config *cfg,
 static void text_cohort(const struct replist *l, const struct spawn_result *res,
 			FILE *out)
 {
-	const struct rep_item *g = rep_get(l, GEN_KEY_COHORT_GROUPS);
+	const struct rep_item *g = genreport_get(l, GEN_KEY_COHORT_GROUPS);
 
 	fprintf(out, "  cohort     first %.3f s, last %.3f s, spread %.3f s, "
 		"groups %s\n", get_d(l, GEN_KEY_COHORT_FIRST),
@@ -311,8 +315,8 @@ static void text_head(const struct replist *l, const struct spawn_config *cfg,
 	else
 		fprintf(out, "exit%s", res->exits == 1 ? "" : "s");
 	fprintf(out, ", shape %s, tag \"%s\", %u worker%s, %s, stopped by %s\n",
-		rep_get(l, GEN_KEY_SHAPE)->s, cfg->tag, cfg->workers,
-		cfg->workers == 1 ? "" : "s", rep_get(l, GEN_KEY_MODE)->s,
+		genreport_get(l, GEN_KEY_SHAPE)->s, cfg->tag, cfg->workers,
+		cfg->workers == 1 ? "" : "s", genreport_get(l, GEN_KEY_MODE)->s,
 		spawn_stop_name(res->stopped_by));
 }
 

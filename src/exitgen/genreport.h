@@ -27,10 +27,9 @@ struct replist {
 	unsigned n;
 };
 
-void rep_u64(struct replist *l, const char *key, uint64_t v);
-void rep_dbl(struct replist *l, const char *key, double v, int prec);
-void rep_str(struct replist *l, const char *key, const char *s);
-const struct rep_item *rep_get(const struct replist *l, const char *key);
+void genreport_dbl(struct replist *l, const char *key, double v, int prec);
+void genreport_str(struct replist *l, const char *key, const char *s);
+const struct rep_item *genreport_get(const struct replist *l, const char *key);
 
 /* Fill l from a finished run.  Strings point into cfg, res or *groups
  * (cohort group sizes "2,2,2" and finish times "0.51,0.52,..."), which
@@ -45,7 +44,7 @@ int genreport_summary(const struct replist *l, const char *path);
 
 /* Cohort finish times (sorted, seconds) fall into groups where a gap
  * exceeds a tenth of the whole spread; writes the group sizes. */
-unsigned cohort_groups(const double *finish, uint64_t n, char *buf,
-		       size_t len);
+unsigned genreport_cohort_groups(const double *finish, uint64_t n,
+				 char *buf, size_t len);
 
 #endif

@@ -76,7 +76,7 @@ static void set_cpus(struct mon_config *cfg, const char *arg)
 		cfg->cpus = possible;
 	} else if (r == -EINVAL) {
 		opts_bad_value("cpus", arg, "a list such as 0-3,8");
-	} else if (r < 0 || !cpuset_subset(&cfg->cpus, &possible)) {
+	} else if (r < 0 || !cpulist_subset(&cfg->cpus, &possible)) {
 		char p[256];
 
 		cpulist_format(&possible, p, sizeof(p));
@@ -208,9 +208,9 @@ static void parse_args(int argc, char **argv, struct mon_config *cfg)
 			  "collector", option_name(live));
 	if (!cfg->replay)
 		set_cpus(cfg, cpus_arg);
-	if (!cfg->replay && cfg->shards > cpuset_count(&cfg->cpus))
+	if (!cfg->replay && cfg->shards > cpulist_count(&cfg->cpus))
 		usage_die("--shards %u is more than the %u registered CPUs",
-			    cfg->shards, cpuset_count(&cfg->cpus));
+			    cfg->shards, cpulist_count(&cfg->cpus));
 }
 
 /* Standard input, output and error must be open before any file is:

@@ -333,7 +333,8 @@ void output_put(struct output *o, const char *buf, size_t len, uint64_t lines)
 	pthread_mutex_unlock(&o->lock);
 }
 
-int output_flush(struct output *o)
+/* Write what is queued.  0, or -errno of a failure (already counted). */
+static int output_flush(struct output *o)
 {
 	int r;
 

@@ -42,8 +42,6 @@ int output_open(struct output *o, const char *path, enum out_format fmt);
 void output_put(struct output *o, const char *buf, size_t len, uint64_t lines);
 /* Count `lines` records that could not even be queued. */
 void output_lost(struct output *o, uint64_t lines);
-/* Write what is queued.  0, or -errno of a failure (already counted). */
-int output_flush(struct output *o);
 /* The current hard write error (-errno), or 0 when writing works. */
 int output_error(struct output *o);
 /* Snapshot of the written/unwritten counters. */

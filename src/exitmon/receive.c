@@ -135,7 +135,7 @@ int receiver_queue(const struct receiver *r, struct queue_state *q)
 	return 0;
 }
 
-int socket_set_rcvbuf(int fd, uint64_t bytes, uint64_t *actual)
+int receiver_set_rcvbuf(int fd, uint64_t bytes, uint64_t *actual)
 {
 	int v = bytes > (uint64_t)(INT32_MAX / 2) ? INT32_MAX / 2 : (int)bytes;
 	socklen_t len = sizeof(v);

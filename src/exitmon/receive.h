@@ -41,6 +41,6 @@ int receiver_queue(const struct receiver *r, struct queue_state *q);
 
 /* SO_RCVBUFFORCE (CAP_NET_ADMIN), else SO_RCVBUF capped by rmem_max.
  * *actual is what the kernel granted (it doubles the request). */
-int socket_set_rcvbuf(int fd, uint64_t bytes, uint64_t *actual);
+int receiver_set_rcvbuf(int fd, uint64_t bytes, uint64_t *actual);
 
 #endif

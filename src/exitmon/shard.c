@@ -15,19 +15,20 @@
 
 #define REQUEST_TIMEOUT_MS 5000
 
-void shard_split_cpus(const struct cpuset_bits *all, unsigned n, unsigned i,
-		      struct cpuset_bits *out)
+/* Split `all` into n groups of consecutive CPUs, as even as possible. */
+static void shard_split_cpus(const struct cpuset_bits *all, unsigned n,
+			     unsigned i, struct cpuset_bits *out)
 {
-	unsigned total = cpuset_count(all), k = 0;
+	unsigned total = cpulist_count(all), k = 0;
 	unsigned lo = (unsigned)((unsigned long long)total * i / n);
 	unsigned hi = (unsigned)((unsigned long long)total * (i + 1) / n);
 	int cpu;
 
 	memset(out, 0, sizeof(*out));
-	for (cpu = cpuset_next(all, 0); cpu >= 0;
-	     cpu = cpuset_next(all, (unsigned)cpu + 1), k++)
+	for (cpu = cpulist_next(all, 0); cpu >= 0;
+	     cpu = cpulist_next(all, (unsigned)cpu + 1), k++)
 		if (k >= lo && k < hi)
-			cpuset_set(out, (unsigned)cpu);
+			cpulist_set(out, (unsigned)cpu);
 }
 
 int shard_open(struct shard *s, const struct mon_config *cfg, unsigned index,
@@ -55,7 +56,7 @@ int shard_set_rcvbuf(struct shard *s)
 	int r;
 
 	caps_net_admin_effective(true);	/* SO_RCVBUFFORCE passes rmem_max */
-	r = socket_set_rcvbuf(s->ts.fd, s->cfg->rcvbuf, &s->rcvbuf);
+	r = receiver_set_rcvbuf(s->ts.fd, s->cfg->rcvbuf, &s->rcvbuf);
 	caps_net_admin_effective(false);
 	return r;
 }
@@ -128,8 +129,8 @@ int shard_self_check(struct shard *s, int timeout_ms,
 
 	for (attempt = 0; attempt < 3 && !s->col.watch_seen; attempt++) {
 		/* The first of our CPUs that lets a thread run on it. */
-		for (cpu = cpuset_next(&s->cpus, 0); cpu >= 0;
-		     cpu = cpuset_next(&s->cpus, (unsigned)cpu + 1))
+		for (cpu = cpulist_next(&s->cpus, 0); cpu >= 0;
+		     cpu = cpulist_next(&s->cpus, (unsigned)cpu + 1))
 			if ((r = check_spawn(cpu, &s->col.watch_tid)) == 0)
 				break;
 		if (r < 0)

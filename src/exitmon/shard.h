@@ -34,9 +34,6 @@ struct shard {
 	uint16_t published_version;
 };
 
-/* Split `all` into n groups of consecutive CPUs, as even as possible. */
-void shard_split_cpus(const struct cpuset_bits *all, unsigned n, unsigned i,
-		      struct cpuset_bits *out);
 /* Socket, family, receiver, collector wired by w; 0 or -errno (-ENOENT:
  * no family). */
 int shard_open(struct shard *s, const struct mon_config *cfg, unsigned index,

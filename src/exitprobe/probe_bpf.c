@@ -176,7 +176,7 @@ static int attach_samplers(struct probe *p, __u64 period_ns)
 	for (int cpu = 0; cpu < p->ncpu; cpu++) {
 		long fd;
 
-		if (!cpuset_test(&online, (unsigned)cpu))
+		if (!cpulist_test(&online, (unsigned)cpu))
 			continue;
 		fd = perf_open(&a, cpu);
 		if (fd < 0)

@@ -94,7 +94,7 @@ static void parse_option(void *ctx, int key, const char *arg)
 	switch (key) {
 	case 'g': parse_group(arg, &c->by); break;
 	case OPT_SORT:
-		if (stat_from_name(arg, &c->rep.sort) < 0)
+		if (stat_group_stat_from_name(arg, &c->rep.sort) < 0)
 			opts_bad_value("sort", arg, "a summary column: exits, "
 				       "cpu_us, elapsed_us, cpu_delay_ns, ...; "
 				       "see exitstat(1)");
@@ -152,7 +152,7 @@ static void on_record(void *arg, const struct exit_record *r,
 			stat_report_list_record(stdout, run->cfg->rep.fmt, r);
 		return;
 	}
-	if (stat_groups_add(&run->g, r) < 0)
+	if (stat_group_add(&run->g, r) < 0)
 		run->nomem++;
 }
 
@@ -215,7 +215,7 @@ int main(int argc, char **argv)
 
 	log_init(argv[0]);
 	parse_args(argc, argv, &c);
-	if (stat_groups_init(&run.g, c.by) < 0)
+	if (stat_group_init(&run.g, c.by) < 0)
 		die(EXIT_RUNTIME, "out of memory");
 	if (c.list)
 		stat_report_list_header(stdout, c.rep.fmt);
@@ -228,7 +228,7 @@ int main(int argc, char **argv)
 	if (!c.list && stat_report_summary(stdout, &run.g, &c.rep) < 0)
 		die(EXIT_RUNTIME, "out of memory sorting %zu groups", run.g.n);
 	read_note(&run, &n);
-	stat_groups_free(&run.g);
+	stat_group_free(&run.g);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		die(EXIT_RUNTIME, "cannot write the output: %s", strerror(errno));
 	return status;

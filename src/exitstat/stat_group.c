@@ -13,12 +13,12 @@ static const char *const stat_names[S__COUNT] = {
 	"read_bytes", "write_bytes", "hiwater_rss_kb", "implausible",
 };
 
-const char *stat_name(enum stat_id s)
+const char *stat_group_stat_name(enum stat_id s)
 {
 	return stat_names[s];
 }
 
-int stat_from_name(const char *name, enum stat_id *out)
+int stat_group_stat_from_name(const char *name, enum stat_id *out)
 {
 	for (int s = 0; s < S__COUNT; s++) {
 		if (strcmp(name, stat_names[s]) == 0) {
@@ -29,7 +29,7 @@ int stat_from_name(const char *name, enum stat_id *out)
 	return -EINVAL;
 }
 
-int stat_groups_init(struct groups *g, enum group_by by)
+int stat_group_init(struct groups *g, enum group_by by)
 {
 	memset(g, 0, sizeof(*g));
 	g->by = by;
@@ -38,7 +38,7 @@ int stat_groups_init(struct groups *g, enum group_by by)
 	return g->t ? 0 : -ENOMEM;
 }
 
-void stat_groups_free(struct groups *g)
+void stat_group_free(struct groups *g)
 {
 	free(g->t);
 	g->t = NULL;
@@ -136,7 +136,7 @@ static void fold(struct group *gr, const struct exit_record *r, bool implausible
 	}
 }
 
-int stat_groups_add(struct groups *g, const struct exit_record *r)
+int stat_group_add(struct groups *g, const struct exit_record *r)
 {
 	struct gkey k;
 	struct group *gr;
@@ -161,7 +161,7 @@ int stat_groups_add(struct groups *g, const struct exit_record *r)
 	return 0;
 }
 
-bool stat_value(const struct group *gr, enum stat_id s, uint64_t *v)
+bool stat_group_value(const struct group *gr, enum stat_id s, uint64_t *v)
 {
 	int k = s >= S_SWAPIN_DELAY ? 2 : s >= S_BLKIO_DELAY ? 1 : 0;
 
@@ -206,7 +206,8 @@ static int cmp_groups(const void *pa, const void *pb)
 {
 	const struct group *a = *(struct group *const *)pa, *b = *(struct group *const *)pb;
 	uint64_t va = 0, vb = 0;
-	bool ha = stat_value(a, sort_stat, &va), hb = stat_value(b, sort_stat, &vb);
+	bool ha = stat_group_value(a, sort_stat, &va);
+	bool hb = stat_group_value(b, sort_stat, &vb);
 
 	if (ha != hb)
 		return ha ? -1 : 1;	/* groups without a value last */
@@ -215,7 +216,7 @@ static int cmp_groups(const void *pa, const void *pb)
 	return key_cmp(&a->key, &b->key);
 }
 
-struct group **stat_groups_sorted(const struct groups *g, enum stat_id s, bool ascending)
+struct group **stat_group_sorted(const struct groups *g, enum stat_id s, bool ascending)
 {
 	struct group **v = malloc((g->n ? g->n : 1) * sizeof(*v));
 	size_t i, k = 0;

@@ -49,19 +49,19 @@ struct groups {
 	uint64_t tgid_rows;
 };
 
-int stat_groups_init(struct groups *g, enum group_by by);
-void stat_groups_free(struct groups *g);
+int stat_group_init(struct groups *g, enum group_by by);
+void stat_group_free(struct groups *g);
 /* Fold one pid row in (tgid rows: counted only).  -ENOMEM. */
-int stat_groups_add(struct groups *g, const struct exit_record *r);
+int stat_group_add(struct groups *g, const struct exit_record *r);
 
-const char *stat_name(enum stat_id s);
-int stat_from_name(const char *name, enum stat_id *out);
+const char *stat_group_stat_name(enum stat_id s);
+int stat_group_stat_from_name(const char *name, enum stat_id *out);
 /* The value of statistic s; false when the group has none (an average of
  * no waits, a peak no record carried). */
-bool stat_value(const struct group *gr, enum stat_id s, uint64_t *v);
+bool stat_group_value(const struct group *gr, enum stat_id s, uint64_t *v);
 
 /* The groups as an array of pointers, sorted by s (descending unless
  * ascending), ties by key.  Caller frees. */
-struct group **stat_groups_sorted(const struct groups *g, enum stat_id s, bool ascending);
+struct group **stat_group_sorted(const struct groups *g, enum stat_id s, bool ascending);
 
 #endif

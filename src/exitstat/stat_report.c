@@ -11,7 +11,8 @@
 #include "format.h"
 
 /* How the table shows each statistic to people: a header with the unit
- * and a divisor; CSV and JSON carry the exact integer under stat_name(). */
+ * and a divisor; CSV and JSON carry the exact integer under
+ * stat_group_stat_name(). */
 static const struct {
 	const char *head;
 	double div;
@@ -120,13 +121,13 @@ static void table_row(FILE *out, const struct groups *g, const struct group *gr,
 	for (int s = 0; s < S__COUNT; s++) {
 		uint64_t v, t = 0;
 
-		if (stat_value(gr, (enum stat_id)s, &v))
+		if (stat_group_value(gr, (enum stat_id)s, &v))
 			fprintf(out, " %*.*f", s == S_EXITS ? 9 : 11, shown[s].decimals,
 				(double)v / shown[s].div);
 		else
 			fprintf(out, " %*s", s == S_EXITS ? 9 : 11, "-");
 		if (o->percent && has_percent((enum stat_id)s)) {
-			stat_value(&g->total, (enum stat_id)s, &t);
+			stat_group_value(&g->total, (enum stat_id)s, &t);
 			pct(out, v, t, REP_TABLE);
 		}
 	}
@@ -137,9 +138,9 @@ static void csv_head(FILE *out, const struct groups *g, const struct report_opts
 {
 	fputs(key_names[g->by], out);
 	for (int s = 0; s < S__COUNT; s++) {
-		fprintf(out, ",%s", stat_name((enum stat_id)s));
+		fprintf(out, ",%s", stat_group_stat_name((enum stat_id)s));
 		if (o->percent && has_percent((enum stat_id)s))
-			fprintf(out, ",%s_pct", stat_name((enum stat_id)s));
+			fprintf(out, ",%s_pct", stat_group_stat_name((enum stat_id)s));
 	}
 	fputc('\n', out);
 }
@@ -157,10 +158,10 @@ static void data_row(FILE *out, const struct groups *g, const struct group *gr,
 		fputs(key, out);
 	for (int s = 0; s < S__COUNT; s++) {
 		uint64_t v, t = 0;
-		bool have = stat_value(gr, (enum stat_id)s, &v);
+		bool have = stat_group_value(gr, (enum stat_id)s, &v);
 
 		if (json)
-			fprintf(out, ",\"%s\":", stat_name((enum stat_id)s));
+			fprintf(out, ",\"%s\":", stat_group_stat_name((enum stat_id)s));
 		else
 			fputc(',', out);
 		if (have)
@@ -168,9 +169,10 @@ static void data_row(FILE *out, const struct groups *g, const struct group *gr,
 		else if (json)
 			fputs("null", out);
 		if (o->percent && has_percent((enum stat_id)s)) {
-			stat_value(&g->total, (enum stat_id)s, &t);
+			stat_group_value(&g->total, (enum stat_id)s, &t);
 			if (json)
-				fprintf(out, ",\"%s_pct\":", stat_name((enum stat_id)s));
+				fprintf(out, ",\"%s_pct\":",
+					stat_group_stat_name((enum stat_id)s));
 			pct(out, v, t, o->fmt);
 		}
 	}
@@ -179,7 +181,7 @@ static void data_row(FILE *out, const struct groups *g, const struct group *gr,
 
 int stat_report_summary(FILE *out, const struct groups *g, const struct report_opts *o)
 {
-	struct group **v = stat_groups_sorted(g, o->sort, o->ascending);
+	struct group **v = stat_group_sorted(g, o->sort, o->ascending);
 	size_t i, n = o->top && o->top < g->n ? o->top : g->n;
 
 	if (!v)

@@ -9,12 +9,6 @@
 
 #include "record.h"
 
-static inline void rb_set(struct exit_record *r, enum rec_field f, uint64_t v)
-{
-	r->v[f] = v;
-	r->present[f / 64] |= 1ull << (f % 64);
-}
-
 /* A pid record of task id with this comm and no field yet. */
 static inline struct exit_record rb_pid(const char *comm, uint32_t id)
 {

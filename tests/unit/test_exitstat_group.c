@@ -20,11 +20,11 @@ static struct exit_record rec(const char *comm, uint64_t utime, uint64_t stime,
 {
 	struct exit_record r = rb_pid(comm, 1);
 
-	rb_set(&r, F_UTIME, utime);
-	rb_set(&r, F_STIME, stime);
-	rb_set(&r, F_ETIME, 1000000);	/* lived 1 s */
-	rb_set(&r, F_CPU_DELAY_TOTAL, cpu_delay);
-	rb_set(&r, F_CPU_COUNT, cpu_count);
+	rec_set(&r, F_UTIME, utime);
+	rec_set(&r, F_STIME, stime);
+	rec_set(&r, F_ETIME, 1000000);	/* lived 1 s */
+	rec_set(&r, F_CPU_DELAY_TOTAL, cpu_delay);
+	rec_set(&r, F_CPU_COUNT, cpu_count);
 	return r;
 }
 
@@ -41,7 +41,7 @@ static uint64_t val(const struct group *gr, enum stat_id s)
 {
 	uint64_t v = 0;
 
-	assert_true(stat_value(gr, s, &v));
+	assert_true(stat_group_value(gr, s, &v));
 	return v;
 }
 
@@ -55,15 +55,15 @@ static void test_sums_and_tgid_rows(void **state)
 
 	(void)state;
 	tg.type = REC_TGID;
-	assert_int_equal(stat_groups_init(&g, BY_COMM), 0);
-	rb_set(&a, F_CPU_DELAY_MAX, 2500);
-	rb_set(&a, F_HIWATER_RSS, 4000);
-	rb_set(&b, F_HIWATER_RSS, 9000);
-	rb_set(&b, F_READ_BYTES, 4096);
-	assert_int_equal(stat_groups_add(&g, &a), 0);
-	assert_int_equal(stat_groups_add(&g, &b), 0);
-	assert_int_equal(stat_groups_add(&g, &c), 0);
-	assert_int_equal(stat_groups_add(&g, &tg), 0);
+	assert_int_equal(stat_group_init(&g, BY_COMM), 0);
+	rec_set(&a, F_CPU_DELAY_MAX, 2500);
+	rec_set(&a, F_HIWATER_RSS, 4000);
+	rec_set(&b, F_HIWATER_RSS, 9000);
+	rec_set(&b, F_READ_BYTES, 4096);
+	assert_int_equal(stat_group_add(&g, &a), 0);
+	assert_int_equal(stat_group_add(&g, &b), 0);
+	assert_int_equal(stat_group_add(&g, &c), 0);
+	assert_int_equal(stat_group_add(&g, &tg), 0);
 	assert_int_equal(g.n, 2);
 	assert_int_equal(g.tgid_rows, 1);
 	gr = find(&g, "make");
@@ -77,13 +77,13 @@ static void test_sums_and_tgid_rows(void **state)
 	assert_int_equal(val(gr, S_RSS), 9000);	/* a peak, not a sum */
 	assert_int_equal(val(gr, S_READ), 4096);
 	/* No waits: no average; no record with a peak: no peak. */
-	assert_false(stat_value(find(&g, "cc"), S_CPU_AVG, &v));
-	assert_false(stat_value(find(&g, "cc"), S_CPU_MAX, &v));
-	assert_false(stat_value(gr, S_BLKIO_AVG, &v));
+	assert_false(stat_group_value(find(&g, "cc"), S_CPU_AVG, &v));
+	assert_false(stat_group_value(find(&g, "cc"), S_CPU_MAX, &v));
+	assert_false(stat_group_value(gr, S_BLKIO_AVG, &v));
 	/* TOTAL: pid rows only. */
 	assert_int_equal(val(&g.total, S_EXITS), 3);
 	assert_int_equal(val(&g.total, S_CPU), 172);
-	stat_groups_free(&g);
+	stat_group_free(&g);
 }
 
 /* A wait longer than the life (exitmon's implausible rule): counted, and
@@ -94,18 +94,18 @@ static void test_implausible(void **state)
 	struct exit_record ok = rec("io", 1, 1, 500, 1), bad = rec("io", 2, 2, 0, 0);
 
 	(void)state;
-	rb_set(&bad, F_BLKIO_DELAY_TOTAL, 3600ull * 1000000000);	/* 1 h in 1 s */
-	rb_set(&bad, F_BLKIO_COUNT, 1);
-	assert_int_equal(stat_groups_init(&g, BY_COMM), 0);
-	stat_groups_add(&g, &ok);
-	stat_groups_add(&g, &bad);
+	rec_set(&bad, F_BLKIO_DELAY_TOTAL, 3600ull * 1000000000);	/* 1 h in 1 s */
+	rec_set(&bad, F_BLKIO_COUNT, 1);
+	assert_int_equal(stat_group_init(&g, BY_COMM), 0);
+	stat_group_add(&g, &ok);
+	stat_group_add(&g, &bad);
 	assert_int_equal(val(find(&g, "io"), S_EXITS), 2);
 	assert_int_equal(val(find(&g, "io"), S_CPU), 6);
 	assert_int_equal(val(find(&g, "io"), S_IMPLAUSIBLE), 1);
 	assert_int_equal(val(find(&g, "io"), S_BLKIO_DELAY), 0);
 	assert_int_equal(val(find(&g, "io"), S_CPU_DELAY), 500);
 	assert_int_equal(val(&g.total, S_IMPLAUSIBLE), 1);
-	stat_groups_free(&g);
+	stat_group_free(&g);
 }
 
 static void test_keys(void **state)
@@ -114,33 +114,33 @@ static void test_keys(void **state)
 	struct exit_record a = rec("x", 1, 0, 0, 0), b = rec("y", 1, 0, 0, 0);
 
 	(void)state;
-	rb_set(&a, F_UID, 1000);
-	rb_set(&b, F_UID, 1000);
-	assert_int_equal(stat_groups_init(&g, BY_UID), 0);
-	stat_groups_add(&g, &a);
-	stat_groups_add(&g, &b);
+	rec_set(&a, F_UID, 1000);
+	rec_set(&b, F_UID, 1000);
+	assert_int_equal(stat_group_init(&g, BY_UID), 0);
+	stat_group_add(&g, &a);
+	stat_group_add(&g, &b);
 	assert_int_equal(g.n, 1);
-	stat_groups_free(&g);
+	stat_group_free(&g);
 
-	rb_set(&a, F_EXE_DEV, 8);
-	rb_set(&a, F_EXE_INODE, 77);
-	rb_set(&b, F_EXE_DEV, 8);
-	rb_set(&b, F_EXE_INODE, 78);
-	assert_int_equal(stat_groups_init(&g, BY_EXE), 0);
-	stat_groups_add(&g, &a);
-	stat_groups_add(&g, &b);
-	stat_groups_add(&g, &a);
+	rec_set(&a, F_EXE_DEV, 8);
+	rec_set(&a, F_EXE_INODE, 77);
+	rec_set(&b, F_EXE_DEV, 8);
+	rec_set(&b, F_EXE_INODE, 78);
+	assert_int_equal(stat_group_init(&g, BY_EXE), 0);
+	stat_group_add(&g, &a);
+	stat_group_add(&g, &b);
+	stat_group_add(&g, &a);
 	assert_int_equal(g.n, 2);
-	stat_groups_free(&g);
+	stat_group_free(&g);
 
 	/* tgid: the pid row's ac_tgid. */
-	rb_set(&a, F_TGID, 50);
-	rb_set(&b, F_TGID, 50);
-	assert_int_equal(stat_groups_init(&g, BY_TGID), 0);
-	stat_groups_add(&g, &a);
-	stat_groups_add(&g, &b);
+	rec_set(&a, F_TGID, 50);
+	rec_set(&b, F_TGID, 50);
+	assert_int_equal(stat_group_init(&g, BY_TGID), 0);
+	stat_group_add(&g, &a);
+	stat_group_add(&g, &b);
 	assert_int_equal(g.n, 1);
-	stat_groups_free(&g);
+	stat_group_free(&g);
 }
 
 /* Many groups: the table grows and loses none. */
@@ -150,21 +150,21 @@ static void test_growth(void **state)
 	char name[16];
 
 	(void)state;
-	assert_int_equal(stat_groups_init(&g, BY_COMM), 0);
+	assert_int_equal(stat_group_init(&g, BY_COMM), 0);
 	for (int k = 0; k < 2; k++)
 		for (int i = 0; i < 5000; i++) {
 			struct exit_record r;
 
 			snprintf(name, sizeof(name), "t%d", i);
 			r = rec(name, (uint64_t)i, 0, 0, 0);
-			assert_int_equal(stat_groups_add(&g, &r), 0);
+			assert_int_equal(stat_group_add(&g, &r), 0);
 		}
 	assert_int_equal(g.n, 5000);
 	assert_true(g.cap >= 2 * g.n);
 	assert_int_equal(val(find(&g, "t4999"), S_EXITS), 2);
 	assert_int_equal(val(find(&g, "t4999"), S_CPU), 2 * 4999);
 	assert_int_equal(val(&g.total, S_EXITS), 10000);
-	stat_groups_free(&g);
+	stat_group_free(&g);
 }
 
 static void test_sort(void **state)
@@ -177,12 +177,12 @@ static void test_sort(void **state)
 	enum stat_id s;
 
 	(void)state;
-	assert_int_equal(stat_groups_init(&g, BY_COMM), 0);
+	assert_int_equal(stat_group_init(&g, BY_COMM), 0);
 	for (int i = 0; i < 4; i++) {
 		r = rec(names[i], cpu[i], 0, i == 3 ? 0 : 10, i == 3 ? 0 : 1);
-		stat_groups_add(&g, &r);
+		stat_group_add(&g, &r);
 	}
-	v = stat_groups_sorted(&g, S_CPU, false);
+	v = stat_group_sorted(&g, S_CPU, false);
 	assert_non_null(v);
 	/* 9, then the tie 5/5 by name, then 1. */
 	assert_memory_equal(v[0]->key.comm, "c", 1);
@@ -190,21 +190,23 @@ static void test_sort(void **state)
 	assert_memory_equal(v[2]->key.comm, "b", 1);
 	assert_memory_equal(v[3]->key.comm, "d", 1);
 	free(v);
-	v = stat_groups_sorted(&g, S_CPU, true);
+	v = stat_group_sorted(&g, S_CPU, true);
 	assert_memory_equal(v[0]->key.comm, "d", 1);
 	free(v);
 	/* A group without the value (no waits: no average) sorts last. */
-	v = stat_groups_sorted(&g, S_CPU_AVG, true);
+	v = stat_group_sorted(&g, S_CPU_AVG, true);
 	assert_memory_equal(v[3]->key.comm, "d", 1);
 	free(v);
-	assert_int_equal(stat_from_name("blkio_delay_max_ns", &s), 0);
+	assert_int_equal(stat_group_stat_from_name("blkio_delay_max_ns", &s), 0);
 	assert_int_equal(s, S_BLKIO_MAX);
-	assert_int_equal(stat_from_name("nope", &s), -22);
+	assert_int_equal(stat_group_stat_from_name("nope", &s), -22);
 	for (int i = 0; i < S__COUNT; i++) {
-		assert_int_equal(stat_from_name(stat_name((enum stat_id)i), &s), 0);
+		const char *name = stat_group_stat_name((enum stat_id)i);
+
+		assert_int_equal(stat_group_stat_from_name(name, &s), 0);
 		assert_int_equal(s, i);
 	}
-	stat_groups_free(&g);
+	stat_group_free(&g);
 }
 
 int main(void)

@@ -17,10 +17,10 @@ static struct exit_record pid_rec(const char *comm, uint64_t exitcode)
 {
 	struct exit_record r = rb_pid(comm, 10);
 
-	rb_set(&r, F_EXITCODE, exitcode);
-	rb_set(&r, F_UID, 1000);
-	rb_set(&r, F_BTIME64, 1000);
-	rb_set(&r, F_ETIME, 5500000);	/* exits at 1005 */
+	rec_set(&r, F_EXITCODE, exitcode);
+	rec_set(&r, F_UID, 1000);
+	rec_set(&r, F_BTIME64, 1000);
+	rec_set(&r, F_ETIME, 5500000);	/* exits at 1005 */
 	return r;
 }
 

@@ -65,12 +65,6 @@ static void rec_init(struct exit_record *r, enum rec_type type, uint32_t id,
 	r->comm[comm_len] = '\0';
 }
 
-static void rec_set(struct exit_record *r, enum rec_field f, uint64_t v)
-{
-	r->v[f] = v;
-	r->present[f / 64] |= 1ull << (f % 64);
-}
-
 static size_t fmt(enum out_format f, const struct exit_record *r)
 {
 	size_t n = format_record(f, r, line, sizeof(line));
@@ -202,12 +196,12 @@ static void test_every_field_has_one_column(void **state)
 		for (k = 0; k < n; k++)
 			seen[fs[k]]++;
 		if (cols[i].kind == C_FIELD)
-			assert_string_equal(rec_field_name(fs[0]), cols[i].name);
+			assert_string_equal(record_field_name(fs[0]), cols[i].name);
 	}
 	for (f = 0; f < F__COUNT; f++)
 		if (seen[f] != 1)
 			fail_msg("field %s is written by %u columns",
-				 rec_field_name((enum rec_field)f), seen[f]);
+				 record_field_name((enum rec_field)f), seen[f]);
 	assert_int_equal(sizeof(cols) / sizeof(cols[0]), NWANT);
 }
 

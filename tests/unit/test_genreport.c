@@ -22,7 +22,7 @@ static void test_groups_pairs(void **state)
 	char buf[64];
 
 	(void)state;
-	assert_int_equal(cohort_groups(t, 6, buf, sizeof(buf)), 3);
+	assert_int_equal(genreport_cohort_groups(t, 6, buf, sizeof(buf)), 3);
 	assert_string_equal(buf, "2,2,2");
 }
 
@@ -34,7 +34,7 @@ static void test_groups_threes(void **state)
 	char buf[64];
 
 	(void)state;
-	assert_int_equal(cohort_groups(t, 9, buf, sizeof(buf)), 3);
+	assert_int_equal(genreport_cohort_groups(t, 9, buf, sizeof(buf)), 3);
 	assert_string_equal(buf, "3,3,3");
 }
 
@@ -45,11 +45,11 @@ static void test_groups_fair(void **state)
 	char buf[64];
 
 	(void)state;
-	assert_int_equal(cohort_groups(t, 4, buf, sizeof(buf)), 1);
+	assert_int_equal(genreport_cohort_groups(t, 4, buf, sizeof(buf)), 1);
 	assert_string_equal(buf, "4");
-	assert_int_equal(cohort_groups(t, 1, buf, sizeof(buf)), 1);
+	assert_int_equal(genreport_cohort_groups(t, 1, buf, sizeof(buf)), 1);
 	assert_string_equal(buf, "1");
-	assert_int_equal(cohort_groups(t, 0, buf, sizeof(buf)), 0);
+	assert_int_equal(genreport_cohort_groups(t, 0, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "");
 }
 
@@ -85,17 +85,17 @@ static void test_keys(void **state)
 	assert_int_equal(genreport_build(&l, &cfg, &res, &groups), 0);
 	assert_null(groups);
 	assert_string_equal(l.item[0].key, "exits");
-	assert_int_equal(rep_get(&l, "saturated")->u, 1);
-	assert_string_equal(rep_get(&l, "shape")->s, "group:3");
-	assert_string_equal(rep_get(&l, "stopped_by")->s, "duration");
-	assert_true(rep_get(&l, "user")->d == 0.25);
-	assert_true(rep_get(&l, "sys")->d == 2.0);
-	assert_true(rep_get(&l, "late_p50_us")->d == 2.0);
-	assert_null(rep_get(&l, "cohort_n"));
+	assert_int_equal(genreport_get(&l, "saturated")->u, 1);
+	assert_string_equal(genreport_get(&l, "shape")->s, "group:3");
+	assert_string_equal(genreport_get(&l, "stopped_by")->s, "duration");
+	assert_true(genreport_get(&l, "user")->d == 0.25);
+	assert_true(genreport_get(&l, "sys")->d == 2.0);
+	assert_true(genreport_get(&l, "late_p50_us")->d == 2.0);
+	assert_null(genreport_get(&l, "cohort_n"));
 	/* Stopped by a signal, the rate is not called saturated. */
 	res.stopped_by = STOP_SIGNAL;
 	assert_int_equal(genreport_build(&l, &cfg, &res, &groups), 0);
-	assert_int_equal(rep_get(&l, "saturated")->u, 0);
+	assert_int_equal(genreport_get(&l, "saturated")->u, 0);
 }
 
 static void test_json_and_summary(void **state)
@@ -120,9 +120,9 @@ static void test_json_and_summary(void **state)
 	assert_string_equal(text + len - 2, "}\n");
 	free(text);
 	/* Through json_out: short escapes; an infinity is null, not the
-	 * invalid "inf" (rep_dbl already keeps NaN out). */
-	rep_str(&l, "ctl", "a\nb\x01");
-	rep_dbl(&l, "inf", INFINITY, 3);
+	 * invalid "inf" (genreport_dbl already keeps NaN out). */
+	genreport_str(&l, "ctl", "a\nb\x01");
+	genreport_dbl(&l, "inf", INFINITY, 3);
 	f = open_memstream(&text, &len);
 	genreport_json(&l, f);
 	fclose(f);

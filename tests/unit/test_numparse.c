@@ -87,15 +87,15 @@ static void test_cpulist(void **state)
 
 	(void)state;
 	assert_int_equal(cpulist_parse("0-3,8,10-11\n", &a), 0);
-	assert_int_equal(cpuset_count(&a), 7);
-	assert_true(cpuset_test(&a, 8) && !cpuset_test(&a, 9));
+	assert_int_equal(cpulist_count(&a), 7);
+	assert_true(cpulist_test(&a, 8) && !cpulist_test(&a, 9));
 	assert_int_equal(cpulist_format(&a, buf, sizeof(buf)), 11);
 	assert_string_equal(buf, "0-3,8,10-11");
 	assert_int_equal(cpulist_format(&a, buf, 4), 11);	/* snprintf-like */
 	assert_int_equal(cpulist_parse("0-1", &b), 0);
-	assert_true(cpuset_subset(&b, &a) && !cpuset_subset(&a, &b));
-	assert_int_equal(cpuset_next(&a, 4), 8);
-	assert_int_equal(cpuset_next(&a, 12), -1);
+	assert_true(cpulist_subset(&b, &a) && !cpulist_subset(&a, &b));
+	assert_int_equal(cpulist_next(&a, 4), 8);
+	assert_int_equal(cpulist_next(&a, 12), -1);
 	static const char *const bad[] = { "", "3-1", "1,", ",1", "a", "1-",
 					   "1--2", "1 2", "0-1\nx" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)

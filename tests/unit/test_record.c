@@ -29,7 +29,7 @@ static int parse(const struct tsb_msg *m, struct exit_msg *out)
 
 static size_t stats_len_of(unsigned version)
 {
-	return version <= TS_KNOWN_VERSION ? ts_struct_size(version) : 608;
+	return version <= TS_KNOWN_VERSION ? record_struct_size(version) : 608;
 }
 
 /* Check every field of r against what tsb_fill_stats() wrote for a payload
@@ -45,12 +45,12 @@ static void check_fields(const struct exit_record *r, size_t len, unsigned layou
 
 		if (rec_has(r, (enum rec_field)f) != want)
 			fail_msg("layout %u len %zu: field %s present %d, want %d",
-				 layout, len, rec_field_name((enum rec_field)f),
+				 layout, len, record_field_name((enum rec_field)f),
 				 rec_has(r, (enum rec_field)f), want);
 		if (want && rec_get(r, (enum rec_field)f) !=
 			    tsb_value((enum rec_field)f))
 			fail_msg("layout %u: field %s = %#llx, want %#llx", layout,
-				 rec_field_name((enum rec_field)f),
+				 record_field_name((enum rec_field)f),
 				 (unsigned long long)rec_get(r, (enum rec_field)f),
 				 (unsigned long long)tsb_value((enum rec_field)f));
 	}
@@ -102,9 +102,9 @@ static void test_struct_sizes(void **state)
 
 	(void)state;
 	for (v = 0; v <= TS_KNOWN_VERSION; v++)
-		assert_int_equal(ts_struct_size(v), tsb_sizes[v]);
-	assert_int_equal(ts_struct_size(TS_KNOWN_VERSION + 1), 0);
-	assert_int_equal(ts_struct_size(65535), 0);
+		assert_int_equal(record_struct_size(v), tsb_sizes[v]);
+	assert_int_equal(record_struct_size(TS_KNOWN_VERSION + 1), 0);
+	assert_int_equal(record_struct_size(65535), 0);
 }
 
 /* ---- every version ---------------------------------------------------------- */
@@ -213,7 +213,7 @@ static void test_comm_full_length(void **state)
 static void test_null_padding(void **state)
 {
 	static const unsigned char junk[5] = { 1, 2, 3, 4, 5 };
-	size_t len = ts_struct_size(16), nest;
+	size_t len = record_struct_size(16), nest;
 	struct exit_msg out;
 	struct tsb_msg m;
 
@@ -248,7 +248,7 @@ static void test_null_padding(void **state)
 /* The NLA_F_NESTED flag on the nests is ignored. */
 static void test_nested_flag(void **state)
 {
-	size_t len = ts_struct_size(16), nest;
+	size_t len = record_struct_size(16), nest;
 	struct exit_msg out;
 	struct tsb_msg m;
 
@@ -271,7 +271,7 @@ static void test_nested_flag(void **state)
 static void test_pid_tgid_as_sent(void **state)
 {
 	static const enum rec_field ident[] = { F_UID, F_GID, F_PPID, F_PID };
-	size_t len = ts_struct_size(16);
+	size_t len = record_struct_size(16);
 	struct exit_msg out;
 	struct tsb_msg m;
 	unsigned i;
@@ -352,7 +352,7 @@ static void test_tgid_version0(void **state)
 		assert_int_equal(out.rec[1].version, 0);
 		assert_int_equal(out.rec[1].layout, v);
 		/* uid/gid/ppid/pid come from the pid record, the rest as laid. */
-		check_fields(&out.rec[1], ts_struct_size(v), v);
+		check_fields(&out.rec[1], record_struct_size(v), v);
 	}
 	/* Spelled out: v15 pid + v0 tgid of 560 bytes -> v15 positions. */
 	tsb_exit_msg(&m, 15, 11, "t0", 10, 0);
@@ -549,7 +549,7 @@ static void test_stats_too_short(void **state)
 
 static void test_duplicates(void **state)
 {
-	size_t len = ts_struct_size(16), nest;
+	size_t len = record_struct_size(16), nest;
 	struct tsb_msg m;
 
 	(void)state;
@@ -579,7 +579,7 @@ static void test_duplicates(void **state)
 
 static void test_structure_errors(void **state)
 {
-	size_t len = ts_struct_size(16), nest;
+	size_t len = record_struct_size(16), nest;
 	uint64_t eight = 8;
 	struct tsb_msg m;
 
@@ -715,18 +715,12 @@ static void test_field_names(void **state)
 
 	(void)state;
 	for (f = 0; f < F__COUNT; f++)
-		assert_non_null(rec_field_name((enum rec_field)f));
-	assert_null(rec_field_name(F__COUNT));
-	assert_null(rec_field_name((enum rec_field)-1));
+		assert_non_null(record_field_name((enum rec_field)f));
+	assert_null(record_field_name(F__COUNT));
+	assert_null(record_field_name((enum rec_field)-1));
 }
 
 #define V(n) cmocka_unit_test_prestate(test_version, (void *)(uintptr_t)(n))
-
-static void set(struct exit_record *r, enum rec_field f, uint64_t v)
-{
-	r->v[f] = v;
-	r->present[f / 64] |= 1ull << (f % 64);
-}
 
 /* A task cannot wait longer than it lived: such a figure is flagged. */
 static void test_implausible(void **state)
@@ -737,17 +731,17 @@ static void test_implausible(void **state)
 	memset(&r, 0, sizeof(r));
 	r.type = REC_PID;
 	assert_false(record_implausible(&r));		/* no elapsed time */
-	set(&r, F_ETIME, 1000);				/* lived 1 ms */
-	set(&r, F_BLKIO_DELAY_TOTAL, 900000);		/* waited 0.9 ms */
+	rec_set(&r, F_ETIME, 1000);				/* lived 1 ms */
+	rec_set(&r, F_BLKIO_DELAY_TOTAL, 900000);		/* waited 0.9 ms */
 	assert_false(record_implausible(&r));
-	set(&r, F_BLKIO_DELAY_TOTAL, 5209376371533ull);	/* seen: ~uptime */
+	rec_set(&r, F_BLKIO_DELAY_TOTAL, 5209376371533ull);	/* seen: ~uptime */
 	assert_true(record_implausible(&r));
-	set(&r, F_BLKIO_DELAY_TOTAL, 0);
-	set(&r, F_CPU_DELAY_TOTAL, 11000001);		/* beyond the 10 ms slack */
+	rec_set(&r, F_BLKIO_DELAY_TOTAL, 0);
+	rec_set(&r, F_CPU_DELAY_TOTAL, 11000001);		/* beyond the 10 ms slack */
 	assert_true(record_implausible(&r));
-	set(&r, F_CPU_DELAY_TOTAL, 10999999);		/* within it */
+	rec_set(&r, F_CPU_DELAY_TOTAL, 10999999);		/* within it */
 	assert_false(record_implausible(&r));
-	set(&r, F_SOFT_DELAY_TOTAL, 60000000000ull);
+	rec_set(&r, F_SOFT_DELAY_TOTAL, 60000000000ull);
 	assert_true(record_implausible(&r));
 	r.type = REC_TGID;	/* sums of many threads may exceed the age */
 	assert_false(record_implausible(&r));

@@ -19,12 +19,6 @@
 
 static char line[FORMAT_MAX_LINE], head[FORMAT_MAX_LINE];
 
-static void rec_set(struct exit_record *r, enum rec_field f, uint64_t v)
-{
-	r->v[f] = v;
-	r->present[f / 64] |= 1ull << (f % 64);
-}
-
 /* A record with every field but the ones its type writes elsewhere (the
  * pid column of a pid row is its id; btime is read back as btime64). */
 static void make(struct exit_record *r, enum rec_type t, const char *comm,
@@ -55,7 +49,7 @@ static void same(const struct exit_record *a, const struct exit_record *b)
 	assert_memory_equal(a->comm, b->comm, a->comm_len);
 	for (unsigned f = 0; f < F__COUNT; f++) {
 		if (rec_has(a, (enum rec_field)f) != rec_has(b, (enum rec_field)f))
-			fail_msg("field %s: presence differs", rec_field_name((enum rec_field)f));
+			fail_msg("field %s: presence differs", record_field_name((enum rec_field)f));
 		if (rec_has(a, (enum rec_field)f))
 			assert_int_equal(rec_get(a, (enum rec_field)f), rec_get(b, (enum rec_field)f));
 	}
