@@ -277,10 +277,12 @@ int main(int argc, char **argv)
 			strerror(-r));
 		status = EXIT_RUNTIME;
 	}
-	if (c.json && !c.quiet)
-		genreport_json(&kv, stdout);
-	else if (!c.quiet)
+	if (c.json && !c.quiet && genreport_json(&kv, stdout) < 0) {
+		warnmsg("cannot build the JSON report: out of memory");
+		status = EXIT_RUNTIME;
+	} else if (!c.json && !c.quiet) {
 		genreport_text(&kv, &c.cfg, &res, stdout);
+	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		warnmsg("cannot write the report: %s", strerror(errno));
 		status = EXIT_RUNTIME;

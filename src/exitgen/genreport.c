@@ -242,7 +242,7 @@ static void json_value(struct json_out *j, const struct rep_item *kv)
 	}
 }
 
-void genreport_json(const struct replist *l, FILE *out)
+int genreport_json(const struct replist *l, FILE *out)
 {
 	struct json_out j;
 	char *doc;
@@ -256,11 +256,12 @@ void genreport_json(const struct replist *l, FILE *out)
 	}
 	json_out_obj_end(&j);
 	doc = json_out_finish(&j, &len);
-	if (doc) {
-		fwrite(doc, 1, len, out);
-		fputc('\n', out);
-	}
+	if (!doc)
+		return -ENOMEM;
+	fwrite(doc, 1, len, out);
+	fputc('\n', out);
 	free(doc);
+	return 0;
 }
 
 static double get_d(const struct replist *l, const char *key)

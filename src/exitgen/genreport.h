@@ -36,7 +36,8 @@ const struct rep_item *genreport_get(const struct replist *l, const char *key);
  * the caller frees. */
 int genreport_build(struct replist *l, const struct spawn_config *cfg,
 		 const struct spawn_result *res, char **groups);
-void genreport_json(const struct replist *l, FILE *out);
+/* l as one JSON object and a newline; 0, or -ENOMEM (nothing written). */
+int genreport_json(const struct replist *l, FILE *out);
 void genreport_text(const struct replist *l, const struct spawn_config *cfg,
 		 const struct spawn_result *res, FILE *out);
 /* Temp file in the same directory, then rename: readers never see half. */
