@@ -1,6 +1,7 @@
-/* The one JSON writer: every JSON the project writes (exitmon's JSON lines
- * records, exitgen's --json summary, exitsweep's result file) goes through
- * these functions, so escaping and number rules are the same everywhere.
+/* The one JSON writer: exitmon's JSON lines records, exitgen's --json
+ * summary and exitsweep's result file go through these functions, so
+ * escaping and number rules are the same everywhere (exitstat's JSON lines
+ * rows are printed field by field, their comm escaped by format_comm).
  * (json-c is still used to read documents back.)
  *
  * Two levels:
@@ -43,7 +44,9 @@ struct json_out {
 	char *buf;		/* NUL-terminated while not failed */
 	size_t len, cap;
 	bool pretty;
-	bool failed;		/* out of memory or misnested: result is NULL */
+	bool failed;		/* out of memory, too deep, a close with nothing open
+			 * or a key without its value: result is NULL (other
+			 * misuse is the caller's to avoid) */
 	bool after_key;		/* a key was written: its value comes next */
 	unsigned depth;
 	bool has_items[JSON_OUT_MAX_DEPTH + 1];

@@ -56,11 +56,11 @@ static const struct column columns[] = { COLUMNS(COL_ENTRY) };
 
 /* Compile-time bound on a line, so that FORMAT_MAX_LINE is provably enough
  * and the writers below need no per-byte bounds checks.  Every value is at
- * most 20 digits ("null" and "-" are shorter) and is built with a fixed
- * 24-byte store; comm is at most TS_COMM_LEN bytes of up to 6 output bytes
- * each (\u00XX); text pads to <= 16. */
+ * most 20 digits ("null" and "-" are shorter); comm is at most
+ * TS_COMM_LEN bytes of up to 6 output bytes each (\u00XX); text pads to
+ * <= 16. */
 #define MAX_NAME 24
-#define MAX_VALUE 24
+#define MAX_VALUE 20
 #define COL_CHECK(nm, kind, field, tw) \
 	_Static_assert(sizeof(#nm) - 1 <= MAX_NAME, "column name too long"); \
 	_Static_assert((tw) <= 16 && (unsigned)(field) < F__COUNT, #nm);
