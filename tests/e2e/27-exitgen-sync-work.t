@@ -5,8 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 need_taskstats
 
-DA=/proc/sys/kernel/task_delayacct
-da0=$(cat $DA)
+need_writable_delayacct
 trap 'echo "$da0" > $DA; cleanup' EXIT
 F=/var/tmp/exitmon-sync-test.$$
 TAG=xsync$$

@@ -447,10 +447,11 @@ static void progress_keys(struct json_out *j, const struct sweep_plan *plan,
 	kstr(j, "tick_hz_source", a->hz_how);
 }
 
-/* The document as a string (caller frees), or NULL. */
+/* The document as a string (caller frees; its length in *len), or NULL. */
 static char *json_render(const struct sweep_config *cfg,
 			 const struct sweep_plan *plan,
-			 const struct analysis *a, const struct sweep_machine *m)
+			 const struct analysis *a, const struct sweep_machine *m,
+			 size_t *len)
 {
 	struct json_out j;
 
@@ -470,20 +471,19 @@ static char *json_render(const struct sweep_config *cfg,
 	cells_arr(&j, cfg, plan, a);
 	runs_arr(&j, cfg, plan);
 	json_out_obj_end(&j);
-	return json_out_finish(&j, NULL);
+	return json_out_finish(&j, len);
 }
 
 int sweep_json_write(const char *path, const struct sweep_config *cfg,
 	       const struct sweep_plan *plan, const struct analysis *a,
 	       const struct sweep_machine *m)
 {
-	char *s = json_render(cfg, plan, a, m);
 	size_t len;
+	char *s = json_render(cfg, plan, a, m, &len);
 	int r;
 
 	if (!s)
 		return -ENOMEM;
-	len = strlen(s);
 	s[len] = '\n';	/* replaces the terminator: write len + 1 bytes */
 	r = safe_replace(path, s, len + 1, SAFE_MODE_PUBLIC);
 	free(s);
