@@ -23,13 +23,13 @@ int receiver_init(struct receiver *r, int fd)
 	r->fd = fd;
 	r->msgs = calloc(RECV_BATCH, sizeof(*r->msgs));
 	r->iov = calloc(RECV_BATCH, sizeof(*r->iov));
-	r->bufs = malloc((size_t)RECV_BATCH * RECV_SLOT);
-	if (!r->msgs || !r->iov || !r->bufs) {
+	r->mem = aligned_alloc(4096, (size_t)RECV_BATCH * RECV_SLOT + 4096);
+	if (!r->msgs || !r->iov || !r->mem) {
 		receiver_free(r);
 		return -ENOMEM;
 	}
 	for (i = 0; i < RECV_BATCH; i++) {
-		r->iov[i].iov_base = r->bufs + (size_t)i * RECV_SLOT;
+		r->iov[i].iov_base = r->mem + RECV_SLOT_SKEW + (size_t)i * RECV_SLOT;
 		r->iov[i].iov_len = RECV_SLOT;
 		r->msgs[i].msg_hdr.msg_iov = &r->iov[i];
 		r->msgs[i].msg_hdr.msg_iovlen = 1;
@@ -44,10 +44,10 @@ void receiver_free(struct receiver *r)
 {
 	free(r->msgs);
 	free(r->iov);
-	free(r->bufs);
+	free(r->mem);
 	r->msgs = NULL;
 	r->iov = NULL;
-	r->bufs = NULL;
+	r->mem = NULL;
 }
 
 static void deliver(struct receiver *r, unsigned i, tsnl_datagram_fn fn, void *arg)

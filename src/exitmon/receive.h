@@ -13,12 +13,19 @@
 /* A PID+TGID message is ~1.3 KB on current kernels; leave room to grow. */
 #define RECV_SLOT 8192
 #define RECV_BATCH 64
+/* Where each slot starts within its page.  The kernel copies a record out
+ * of an skb head that kmalloc placed at a multiple of 1 KiB in its page;
+ * a destination a few bytes past the source, modulo 4096 (malloc's
+ * 16-byte header gave +16), makes nearly every load of that copy wait on
+ * the store just issued (4K aliasing): the receive loop cost 1.2x a bare
+ * drain.  An odd multiple of 512 is far from every such source. */
+#define RECV_SLOT_SKEW 3584
 
 struct receiver {
 	int fd;
 	struct mmsghdr *msgs;
 	struct iovec *iov;
-	unsigned char *bufs;
+	unsigned char *mem;	/* page-aligned allocation holding the slots */
 	uint32_t drops_last;	/* SO_MEMINFO drop counter, 32 bits, wraps */
 	uint64_t drops;		/* accumulated since receiver_init */
 };
