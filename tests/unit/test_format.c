@@ -366,11 +366,20 @@ static void test_btime_and_nice(void **state)
 	assert_non_null(strstr(line, "\"nice\":19,"));
 }
 
+static uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
 /* Our integer conversion against printf's, at every digit-count edge. */
 static void test_integer_conversion(void **state)
 {
 	struct exit_record r;
-	uint64_t p10 = 1;
+	uint64_t p10 = 1, seed = 42;
 	unsigned i;
 
 	(void)state;
@@ -403,6 +412,19 @@ static void test_integer_conversion(void **state)
 		rec_set(&r, F_MINFLT, edge[i]);
 		fmt(FMT_CSV, &r);
 		snprintf(want, sizeof(want), ",%llu,", (unsigned long long)edge[i]);
+		if (!strstr(line, want))
+			fail_msg("%s not in %s", want, line);
+	}
+	/* Every length, many digit patterns: groups of 8 digits with inner
+	 * zeros must keep them. */
+	for (i = 0; i < 20000; i++) {
+		uint64_t x = splitmix(&seed) >> (i % 64);
+		char want[64];
+
+		rec_set(&r, F_MINFLT, x % 3 ? x : x / 100000 * 100000 + 7);
+		fmt(FMT_CSV, &r);
+		snprintf(want, sizeof(want), ",%llu,",
+			 (unsigned long long)rec_get(&r, F_MINFLT));
 		if (!strstr(line, want))
 			fail_msg("%s not in %s", want, line);
 	}
