@@ -13,10 +13,11 @@
 # exitmon, so both receive the same records; per output format, the
 # median of the per-round ratios of their CPU times.
 #
-# Optionally (BENCH_PARTS=split), where CSV's excess over the floor goes:
-# the same side-by-side ratio for exitmon that writes nothing (a filter
-# no record matches: receive, parse, filter), that formats every record
-# to /dev/null, and that writes the CSV to a file.
+# Optionally (BENCH_PARTS=split), where each format's excess over the
+# floor goes: the same side-by-side ratio for exitmon that writes nothing
+# (a filter no record matches: receive, parse, filter), then per format
+# exitmon that formats every record to /dev/null and that writes them to
+# a file.
 #
 # Last, the user-space ceiling with no kernel in the loop: a capture of
 # EXITS thread exits replayed to each format (records per second per core
@@ -145,18 +146,20 @@ floor_part() {
 	floor_table "exitmon -f"
 }
 
-# What CSV's excess is made of: nothing written, formatted to /dev/null,
-# written to a file (the floor part's csv row).
+# What each format's excess is made of: nothing written, formatted to
+# /dev/null, written to a file (the floor part's rows).
 split_part() {
 	need_floor
-	echo "bench: CSV's cost against the floor in steps, $ROUNDS rounds," \
-		"$EXITS thread exits each" >&2
+	echo "bench: each format's cost against the floor in steps, $ROUNDS" \
+		"rounds, $EXITS thread exits each" >&2
 	for ((r = 0; r < ROUNDS; r++)); do
 		floor csv "$r" parse /dev/null --comm nomatch-bench
-		floor csv "$r" format /dev/null
-		floor csv "$r" file
+		for fmt in $FORMATS; do
+			floor "$fmt" "$r" "$fmt-format" /dev/null
+			floor "$fmt" "$r" "$fmt-file"
+		done
 	done
-	floor_table "exitmon csv"
+	floor_table "exitmon"
 }
 
 # replay_run FORMAT [VALGRIND...]: replay the capture; prints the summary file
