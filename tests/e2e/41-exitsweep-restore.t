@@ -21,7 +21,7 @@ start_sweep() {
 	SW=$!
 	_pids="$_pids $SW"
 	for i in $(seq 200); do
-		grep -q 'run 2 of' "$T/$name.err" && [ "$(cat $DA)" = $flip ] && break
+		grep -qs 'run 2 of' "$T/$name.err" && [ "$(cat $DA)" = $flip ] && break
 		sleep 0.05
 	done
 	sleep 0.3
