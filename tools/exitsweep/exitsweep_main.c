@@ -123,8 +123,14 @@ static const char *given_or(const char *given, bool quick, const char *quick_dfl
 
 /* --- parsing: options whose value is kept as given --- */
 
-#define RAW(field) offsetof(struct raw_opts, field)
-#define CFG(field) offsetof(struct sweep_config, field)
+/* The offset of a `const char *` field; any other type fails to compile
+ * (a negative array size), so the tables below keep the type checking a
+ * plain offsetof would lose. */
+#define STR_OFF(type, field) \
+	(offsetof(type, field) + 0 * sizeof(char[__builtin_types_compatible_p( \
+		__typeof__(((type *)0)->field), const char *) ? 1 : -1]))
+#define RAW(field) STR_OFF(struct raw_opts, field)
+#define CFG(field) STR_OFF(struct sweep_config, field)
 
 /* Lists and numbers wait in raw_opts until the kind is known; paths go
  * to the config as they are. */
