@@ -1,92 +1,27 @@
-/* Reading inputs (see stat_input.h).  One buffered line reader over zlib for the
- * text formats; pcap goes to capture.c's reader through a stdio stream over
- * the same zlib handle, and each message to record.c's parser, exactly as
- * exitmon --replay does. */
+/* Reading inputs (see stat_input.h).  The text formats through the one
+ * buffered line reader over zlib (linein.c); pcap goes to capture.c's
+ * reader through a stdio stream over the same zlib handle, and each
+ * message to record.c's parser, exactly as exitmon --replay does. */
 #include "stat_input.h"
 
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <zlib.h>
 
 #include "capture.h"
+#include "linein.h"
 #include "log.h"
-
-#define BUF_SIZE (1u << 20)
-
-struct lines {
-	gzFile g;
-	char *buf;
-	size_t start, end;	/* unread bytes: buf[start..end) */
-	bool eof;
-};
-
-static int fill(struct lines *l)
-{
-	int got;
-
-	if (l->start > 0) {
-		memmove(l->buf, l->buf + l->start, l->end - l->start);
-		l->end -= l->start;
-		l->start = 0;
-	}
-	if (l->end == BUF_SIZE)
-		return -E2BIG;
-	got = gzread(l->g, l->buf + l->end, (unsigned)(BUF_SIZE - l->end));
-	if (got < 0)
-		return -EIO;
-	if (got == 0)
-		l->eof = true;
-	l->end += (size_t)got;
-	return 0;
-}
-
-/* The next line, without its newline: 1; 0 at the end; 2 for a last line
- * without newline (truncated: a writer stopped mid-line); -E2BIG for a
- * line longer than the buffer; -EIO.  CSV rows may hold newlines inside
- * quotes: csv says so. */
-static int next_line(struct lines *l, bool csv, const char **p, size_t *n)
-{
-	size_t from = l->start;
-
-	for (;;) {
-		char *nl = memchr(l->buf + from, '\n', l->end - from);
-
-		if (nl && csv && memchr(l->buf + l->start, '"', (size_t)(nl - l->buf) - l->start) &&
-		    recread_csv_open_quote(l->buf + l->start, (size_t)(nl - l->buf) - l->start)) {
-			from = (size_t)(nl - l->buf) + 1;
-			continue;
-		}
-		if (nl) {
-			*p = l->buf + l->start;
-			*n = (size_t)(nl - l->buf) - l->start;
-			l->start += *n + 1;
-			return 1;
-		}
-		if (l->eof) {
-			*p = l->buf + l->start;
-			*n = l->end - l->start;
-			l->start = l->end;
-			return *n ? 2 : 0;
-		}
-		from -= l->start;
-		if (fill(l) < 0)
-			return l->end == BUF_SIZE ? -E2BIG : -EIO;
-	}
-}
 
 /* ---- pcap through capture.c, over the same zlib stream ------------------ */
 
 struct cookie {
-	struct lines *l;
+	struct linein *l;
 };
 
 static ssize_t cookie_read(void *c, char *buf, size_t size)
 {
-	struct lines *l = ((struct cookie *)c)->l;
+	struct linein *l = ((struct cookie *)c)->l;
 	size_t have = l->end - l->start;
 	int got;
 
@@ -114,7 +49,7 @@ static void pcap_notes(const char *path, uint64_t malformed, bool cut)
 			"not read", path);
 }
 
-static int read_pcap(struct lines *l, const char *path, in_record_fn fn,
+static int read_pcap(struct linein *l, const char *path, in_record_fn fn,
 		     void *arg, struct in_counts *n)
 {
 	struct cookie ck = { l };
@@ -201,7 +136,7 @@ static void text_notes(const char *path, const struct text_state *s, bool json)
 			(unsigned long long)s->malformed);
 }
 
-static int read_text(struct lines *l, const char *path, bool json,
+static int read_text(struct linein *l, const char *path, bool json,
 		     const struct recread *proto, in_record_fn fn, void *arg,
 		     struct in_counts *n)
 {
@@ -214,7 +149,7 @@ static int read_text(struct lines *l, const char *path, bool json,
 	memset(&s, 0, sizeof(s));
 	s.rr = *proto;
 	if (!json) {
-		if ((k = next_line(l, false, &p, &len)) <= 0 ||
+		if ((k = linein_next(l, false, &p, &len)) <= 0 ||
 		    recread_csv_header(&s.rr, p, len) < 0) {
 			warnmsg("%s: not exitmon's CSV or JSON lines (no header row with "
 				"type and pid columns): give exitstat what exitmon -f csv, "
@@ -222,7 +157,7 @@ static int read_text(struct lines *l, const char *path, bool json,
 			return k < 0 ? k : -EPROTO;
 		}
 	}
-	while ((k = next_line(l, !json, &p, &len)) > 0) {
+	while ((k = linein_next(l, !json, &p, &len)) > 0) {
 		int ret;
 
 		if (k == 2) {
@@ -242,7 +177,7 @@ static int read_text(struct lines *l, const char *path, bool json,
 	return k < 0 ? k : 0;
 }
 
-static bool is_pcap(const struct lines *l)
+static bool is_pcap(const struct linein *l)
 {
 	static const unsigned char le[4] = { 0xd4, 0xc3, 0xb2, 0xa1 };
 	static const unsigned char be[4] = { 0xa1, 0xb2, 0xc3, 0xd4 };
@@ -253,30 +188,18 @@ static bool is_pcap(const struct lines *l)
 int stat_input_read(const char *path, const struct recread *proto, in_record_fn fn,
 	       void *arg, struct in_counts *n)
 {
-	struct lines l = { 0 };
-	int r, fd = strcmp(path, "-") ? -1 : dup(0);
+	struct linein l;
+	int r = linein_open(&l, path);
 
-	l.g = fd >= 0 ? gzdopen(fd, "rb") : strcmp(path, "-") ? gzopen(path, "rb") : NULL;
-	if (!l.g) {
-		r = errno ? -errno : -ENOMEM;
-		if (fd >= 0)
-			close(fd);
+	if (r < 0)
 		return r;
-	}
-	gzbuffer(l.g, 256 * 1024);
-	l.buf = malloc(BUF_SIZE);
-	if (!l.buf) {
-		r = -ENOMEM;
-		goto out;
-	}
-	if ((r = fill(&l)) < 0)
+	if ((r = linein_fill(&l)) < 0)
 		goto out;
 	if (is_pcap(&l))
 		r = read_pcap(&l, path, fn, arg, n);
 	else
 		r = read_text(&l, path, l.end > 0 && l.buf[0] == '{', proto, fn, arg, n);
 out:
-	free(l.buf);
-	gzclose(l.g);
+	linein_close(&l);
 	return r;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linein.h"
 #include "numparse.h"
 #include "record.h"
 #include "recread.h"
@@ -156,87 +157,54 @@ static void cohort_finish(struct cohort_sums *cs, struct sweep_run *run)
 	free(cs->el);
 }
 
-/* CSV rows from a file; a quoted field may hold a newline (a comm can),
- * so one row can span lines. */
-struct csv_rows {
-	FILE *in;
-	char *row, *more;
-	size_t cap, more_cap;
-};
-
-/* The next row, without its newline, in rs->row: 1, 0 at the end, or
- * -ENOMEM. */
-static int rows_next(struct csv_rows *rs, size_t *len)
-{
-	ssize_t n = getline(&rs->row, &rs->cap, rs->in), m;
-
-	while (n > 0 && recread_csv_open_quote(rs->row, (size_t)n) &&
-	       (m = getline(&rs->more, &rs->more_cap, rs->in)) > 0) {
-		char *row = realloc(rs->row, (size_t)(n + m) + 1);
-
-		if (!row)
-			return -ENOMEM;
-		memcpy(row + n, rs->more, (size_t)m + 1);
-		rs->row = row;
-		rs->cap = (size_t)(n + m) + 1;
-		n += m;
-	}
-	if (n <= 0)
-		return 0;
-	if (rs->row[n - 1] == '\n')
-		rs->row[--n] = '\0';
-	*len = (size_t)n;
-	return 1;
-}
-
 /* The header row, through the one reader of exitmon's records. */
-static int read_header(struct csv_rows *rs, struct recread *rr)
+static int read_header(struct linein *in, struct recread *rr)
 {
+	const char *row;
 	size_t len;
-	int k = rows_next(rs, &len);
+	int k = linein_next(in, true, &row, &len);
 
 	if (k <= 0)
 		return k < 0 ? k : -EBADMSG;
 	recread_init(rr);
-	if (recread_csv_header(rr, rs->row, len) < 0 || !header_has_ours(rr))
+	if (recread_csv_header(rr, row, len) < 0 || !header_has_ours(rr))
 		return -EBADMSG;
 	return 0;
 }
 
 /* The pid records of the cohort (comm tag) into cs; rows that do not fit
- * the header are passed over. */
-static int read_rows(struct csv_rows *rs, const struct recread *rr,
+ * the header are passed over, and so is a last row cut short. */
+static int read_rows(struct linein *in, const struct recread *rr,
 		     const char *tag, struct cohort_sums *cs, struct sweep_run *run)
 {
 	struct exit_record r;
+	const char *row;
 	size_t len;
 	int k;
 
-	while ((k = rows_next(rs, &len)) > 0) {
-		if (recread_csv(rr, rs->row, len, &r) < 0 || r.type != REC_PID ||
+	while ((k = linein_next(in, true, &row, &len)) == 1) {
+		if (recread_csv(rr, row, len, &r) < 0 || r.type != REC_PID ||
 		    strcmp(r.comm, tag))
 			continue;
 		if ((k = add_record(cs, &r, run)) < 0)
 			break;
 	}
-	return k;
+	return k < 0 ? k : 0;
 }
 
 int sweep_cohort_read_csv(const char *path, const char *tag, struct sweep_run *run)
 {
-	struct csv_rows rs = { fopen(path, "re"), NULL, NULL, 0, 0 };
+	struct linein in;
 	struct cohort_sums cs = { 0 };
 	struct recread rr;
-	int r;
+	int r = linein_open(&in, path);
 
-	if (!rs.in)
-		return -errno;
-	r = read_header(&rs, &rr);
+	if (r < 0)
+		return r;
+	r = read_header(&in, &rr);
 	if (r == 0)
-		r = read_rows(&rs, &rr, tag, &cs, run);
-	fclose(rs.in);
-	free(rs.row);
-	free(rs.more);
+		r = read_rows(&in, &rr, tag, &cs, run);
+	linein_close(&in);
 	if (r < 0) {
 		free(cs.el);
 		return r;

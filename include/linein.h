@@ -1,0 +1,35 @@
+/* Buffered line input over zlib, for the readers of exitmon's text
+ * records (exitstat, exitsweep's cohort): plain and gzip'd files read
+ * alike, from a path or standard input ("-").  A CSV row may span lines,
+ * since a quoted field can hold a newline (a comm can). */
+#ifndef EXITMON_LINEIN_H
+#define EXITMON_LINEIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <zlib.h>
+
+#define LINEIN_BUF (1u << 20)	/* also the longest line or row */
+
+struct linein {
+	gzFile g;
+	char *buf;
+	size_t start, end;	/* unread bytes: buf[start..end) */
+	bool eof;
+};
+
+/* 0, or -errno (-ENOMEM) with nothing left open. */
+int linein_open(struct linein *l, const char *path);
+void linein_close(struct linein *l);
+
+/* Read more after what is unread (moved to the front): 0, -E2BIG when
+ * the buffer is full, -EIO. */
+int linein_fill(struct linein *l);
+
+/* The next line without its newline, pointing into the buffer until the
+ * next call: 1; 0 at the end; 2 for a last line without a newline (a
+ * writer stopped mid-line); -E2BIG for a line longer than LINEIN_BUF;
+ * -EIO.  With csv, a newline inside quotes does not end the row. */
+int linein_next(struct linein *l, bool csv, const char **p, size_t *n);
+
+#endif
