@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <zlib.h>
 
-#define LINEIN_BUF (1u << 20)	/* also the longest line or row */
+#define LINEIN_BUF (1u << 20)	/* a line or row, with its newline, fits */
 
 struct linein {
 	gzFile g;
@@ -28,7 +28,7 @@ int linein_fill(struct linein *l);
 
 /* The next line without its newline, pointing into the buffer until the
  * next call: 1; 0 at the end; 2 for a last line without a newline (a
- * writer stopped mid-line); -E2BIG for a line longer than LINEIN_BUF;
+ * writer stopped mid-line); -E2BIG for a line of LINEIN_BUF bytes or more;
  * -EIO.  With csv, a newline inside quotes does not end the row. */
 int linein_next(struct linein *l, bool csv, const char **p, size_t *n);
 

@@ -2,6 +2,7 @@
 #include "linein.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,7 +12,7 @@
 int linein_open(struct linein *l, const char *path)
 {
 	bool in = strcmp(path, "-") == 0;
-	int fd = in ? dup(0) : -1, r;
+	int fd = in ? fcntl(0, F_DUPFD_CLOEXEC, 0) : -1, r;
 
 	memset(l, 0, sizeof(*l));
 	if (in && fd < 0)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <fcntl.h>
 #include <cmocka.h>
 
 #include "linein.h"
@@ -101,6 +102,93 @@ static void test_too_long(void **state)
 	unlink(path);
 }
 
+/* Rows that straddle the refills of a 1 MiB buffer, one of them a quoted
+ * row spanning lines; an unclosed quote at the end is a row cut short. */
+static void test_refill(void **state)
+{
+	static const char row[] = "pid,\"a\nb\",0123456789012345678901234567890123456789";
+	size_t n = 3 * LINEIN_BUF / (sizeof(row) - 1 + 1) + 1, i;
+	size_t len = n * sizeof(row) + 8;
+	char *text = malloc(len), *q = text;
+	struct linein l;
+
+	(void)state;
+	assert_non_null(text);
+	for (i = 0; i < n; i++) {
+		memcpy(q, row, sizeof(row) - 1);
+		q += sizeof(row) - 1;
+		*q++ = '\n';
+	}
+	q += sprintf(q, "x,\"open");
+	write_file(text, (size_t)(q - text), false);
+	free(text);
+	assert_int_equal(linein_open(&l, path), 0);
+	for (i = 0; i < n; i++)
+		expect(&l, true, 1, row);
+	expect(&l, true, 2, "x,\"open");
+	expect(&l, true, 0, NULL);
+	linein_close(&l);
+	unlink(path);
+}
+
+/* "-" reads standard input (gzip'd here). */
+static void test_stdin(void **state)
+{
+	static const char text[] = "a\nb\n";
+	int saved = dup(0), fd;
+	struct linein l;
+
+	(void)state;
+	write_file(text, sizeof(text) - 1, true);
+	fd = open(path, O_RDONLY);
+	assert_true(saved >= 0 && fd >= 0);
+	assert_int_equal(dup2(fd, 0), 0);
+	close(fd);
+	assert_int_equal(linein_open(&l, "-"), 0);
+	expect(&l, false, 1, "a");
+	expect(&l, false, 1, "b");
+	expect(&l, false, 0, NULL);
+	linein_close(&l);
+	dup2(saved, 0);
+	close(saved);
+	unlink(path);
+}
+
+/* A gzip stream broken in the middle: -EIO, not a silent end. */
+static void test_corrupt_gzip(void **state)
+{
+	char buf[4096], big[64 * 1024];
+	struct linein l;
+	FILE *f;
+	size_t n, i;
+
+	(void)state;
+	for (i = 0; i < sizeof(big); i++)
+		big[i] = (char)(i % 61 == 60 ? '\n' : 'a' + (i * 7919) % 26);
+	write_file(big, sizeof(big), true);
+	f = fopen(path, "r+b");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf), f);
+	assert_true(n > 100);
+	for (i = 40; i < 80; i++)
+		buf[i] = (char)~buf[i];
+	rewind(f);
+	assert_int_equal(fwrite(buf, 1, n, f), n);
+	fclose(f);
+	assert_int_equal(linein_open(&l, path), 0);
+	{
+		const char *p;
+		size_t len;
+		int k;
+
+		while ((k = linein_next(&l, false, &p, &len)) == 1)
+			;
+		assert_int_equal(k, -EIO);
+	}
+	linein_close(&l);
+	unlink(path);
+}
+
 static void test_missing_file(void **state)
 {
 	struct linein l;
@@ -116,6 +204,9 @@ int main(void)
 		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_gzip),
 		cmocka_unit_test(test_too_long),
+		cmocka_unit_test(test_refill),
+		cmocka_unit_test(test_stdin),
+		cmocka_unit_test(test_corrupt_gzip),
 		cmocka_unit_test(test_missing_file),
 	};
 
