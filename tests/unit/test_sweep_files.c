@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <zlib.h>
 #include <cmocka.h>
 
 #include "../../tools/exitsweep/sweep_analyze.h"
@@ -182,6 +183,37 @@ static void test_cohort_csv(void **state)
 	put_file("bad.csv", "type,pid\npid,1\n");
 	path(p, sizeof(p), "bad.csv");
 	assert_int_equal(sweep_cohort_read_csv(p, "xsco", &run), -EBADMSG);
+}
+
+/* A last row cut short is not read; a gzip'd file reads like plain. */
+static void test_cohort_csv_cut_and_gzip(void **state)
+{
+	static const char hdr[] = "type,pid,tgid,comm,elapsed_us,cpu_run_real_ns,"
+				  "cpu_delay_ns,blkio_delay_ns,version\n";
+	static const char rows[] = "pid,10,10,xsco,2000000,1000,0,0,16\n"
+				   "pid,11,11,xsco,1000000,1000,0,0,16\n";
+	struct sweep_run run;
+	char p[256], text[256];
+	gzFile g;
+
+	(void)state;
+	memset(&run, 0, sizeof(run));
+	snprintf(text, sizeof(text), "%s%.*s", hdr, (int)strlen(rows) - 1, rows);
+	put_file("cut.csv", text);
+	path(p, sizeof(p), "cut.csv");
+	assert_int_equal(sweep_cohort_read_csv(p, "xsco", &run), 0);
+	assert_int_equal(run.n_exit_times, 1);
+	free(run.exit_times);
+	memset(&run, 0, sizeof(run));
+	path(p, sizeof(p), "mon.csv.gz");
+	g = gzopen(p, "wb");
+	assert_non_null(g);
+	gzprintf(g, "%s%s", hdr, rows);
+	assert_int_equal(gzclose(g), Z_OK);
+	assert_int_equal(sweep_cohort_read_csv(p, "xsco", &run), 0);
+	assert_int_equal(run.n_exit_times, 2);
+	assert_true(run.exit_times[0] == 1 && run.exit_times[1] == 2);
+	free(run.exit_times);
 }
 
 static void test_table(void **state)
@@ -407,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_kv),
 		cmocka_unit_test(test_dacct),
 		cmocka_unit_test(test_cohort_csv),
+		cmocka_unit_test(test_cohort_csv_cut_and_gzip),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_csv_json_compare),
 		cmocka_unit_test(test_cpu_model),

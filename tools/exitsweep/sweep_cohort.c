@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "linein.h"
+#include "log.h"
 #include "numparse.h"
 #include "record.h"
 #include "recread.h"
@@ -165,7 +166,7 @@ static int read_header(struct linein *in, struct recread *rr)
 	int k = linein_next(in, true, &row, &len);
 
 	if (k <= 0)
-		return k < 0 ? k : -EBADMSG;
+		return k < 0 && k != -E2BIG ? k : -EBADMSG;
 	recread_init(rr);
 	if (recread_csv_header(rr, row, len) < 0 || !header_has_ours(rr))
 		return -EBADMSG;
@@ -173,8 +174,9 @@ static int read_header(struct linein *in, struct recread *rr)
 }
 
 /* The pid records of the cohort (comm tag) into cs; rows that do not fit
- * the header are passed over, and so is a last row cut short. */
-static int read_rows(struct linein *in, const struct recread *rr,
+ * the header are passed over, and so is a last row cut short (exitmon
+ * stopped mid-line), with a warning. */
+static int read_rows(struct linein *in, const char *path, const struct recread *rr,
 		     const char *tag, struct cohort_sums *cs, struct sweep_run *run)
 {
 	struct exit_record r;
@@ -189,7 +191,11 @@ static int read_rows(struct linein *in, const struct recread *rr,
 		if ((k = add_record(cs, &r, run)) < 0)
 			break;
 	}
-	return k < 0 ? k : 0;
+	if (k == 2)
+		warnmsg("%s: the last row is cut short (exitmon stopped mid-line); "
+			"not read", path);
+	/* A row longer than the reader's buffer is not exitmon's. */
+	return k == -E2BIG ? -EBADMSG : k < 0 ? k : 0;
 }
 
 int sweep_cohort_read_csv(const char *path, const char *tag, struct sweep_run *run)
@@ -203,7 +209,7 @@ int sweep_cohort_read_csv(const char *path, const char *tag, struct sweep_run *r
 		return r;
 	r = read_header(&in, &rr);
 	if (r == 0)
-		r = read_rows(&in, &rr, tag, &cs, run);
+		r = read_rows(&in, path, &rr, tag, &cs, run);
 	linein_close(&in);
 	if (r < 0) {
 		free(cs.el);
