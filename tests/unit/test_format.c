@@ -422,8 +422,8 @@ static void test_integer_conversion(void **state)
 		char want[64];
 
 		rec_set(&r, F_MINFLT, x % 3 ? x : x / 100000 * 100000 + 7);
-		fmt(FMT_CSV, &r);
-		snprintf(want, sizeof(want), ",%llu,",
+		fmt(FMT_JSONL, &r);	/* the key names the column */
+		snprintf(want, sizeof(want), "\"minflt\":%llu,",
 			 (unsigned long long)rec_get(&r, F_MINFLT));
 		if (!strstr(line, want))
 			fail_msg("%s not in %s", want, line);
