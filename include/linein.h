@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include <zlib.h>
 
 #define LINEIN_BUF (1u << 20)	/* a line or row, with its newline, fits */
@@ -31,5 +32,10 @@ int linein_fill(struct linein *l);
  * writer stopped mid-line); -E2BIG for a line of LINEIN_BUF bytes or more;
  * -EIO.  With csv, a newline inside quotes does not end the row. */
 int linein_next(struct linein *l, bool csv, const char **p, size_t *n);
+
+/* Up to size raw bytes: what is buffered and unread first, then straight
+ * from the stream (for a reader that takes over, such as a pcap's).
+ * Bytes read, 0 at the end, -1 on error (read(2)-like, for fopencookie). */
+ssize_t linein_read(struct linein *l, void *buf, size_t size);
 
 #endif

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -98,4 +99,20 @@ int linein_next(struct linein *l, bool csv, const char **p, size_t *n)
 		if (linein_fill(l) < 0)
 			return l->end == LINEIN_BUF ? -E2BIG : -EIO;
 	}
+}
+
+ssize_t linein_read(struct linein *l, void *buf, size_t size)
+{
+	size_t have = l->end - l->start;
+	int got;
+
+	if (have) {
+		if (have > size)
+			have = size;
+		memcpy(buf, l->buf + l->start, have);
+		l->start += have;
+		return (ssize_t)have;
+	}
+	got = gzread(l->g, buf, (unsigned)(size > INT32_MAX ? INT32_MAX : size));
+	return got < 0 ? -1 : got;
 }

@@ -15,25 +15,10 @@
 
 /* ---- pcap through capture.c, over the same zlib stream ------------------ */
 
-struct cookie {
-	struct linein *l;
-};
-
-static ssize_t cookie_read(void *c, char *buf, size_t size)
+/* The pcap reader takes over the stream after the bytes already peeked. */
+static ssize_t cookie_read(void *l, char *buf, size_t size)
 {
-	struct linein *l = ((struct cookie *)c)->l;
-	size_t have = l->end - l->start;
-	int got;
-
-	if (have) {
-		if (have > size)
-			have = size;
-		memcpy(buf, l->buf + l->start, have);
-		l->start += have;
-		return (ssize_t)have;
-	}
-	got = gzread(l->g, buf, (unsigned)(size > INT32_MAX ? INT32_MAX : size));
-	return got < 0 ? -1 : got;
+	return linein_read(l, buf, size);
 }
 
 /* Messages that are not exit records (acks, errors) are passed over, as
@@ -52,7 +37,6 @@ static void pcap_notes(const char *path, uint64_t malformed, bool cut)
 static int read_pcap(struct linein *l, const char *path, in_record_fn fn,
 		     void *arg, struct in_counts *n)
 {
-	struct cookie ck = { l };
 	cookie_io_functions_t io = { .read = cookie_read };
 	struct capture_reader *cr;
 	uint64_t malformed = 0;
@@ -61,7 +45,7 @@ static int read_pcap(struct linein *l, const char *path, in_record_fn fn,
 	FILE *f;
 	int r;
 
-	f = fopencookie(&ck, "r", io);
+	f = fopencookie(l, "r", io);
 	if (!f)
 		return -errno;
 	if ((r = capture_read_stream(f, &cr)) < 0) {

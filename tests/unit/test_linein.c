@@ -73,6 +73,28 @@ static void rows(bool gz)
 	unlink(path);
 }
 
+/* After a line, raw reads take the rest: the buffered bytes, then the
+ * stream, then 0 at the end. */
+static void test_raw_read_after_a_line(void **state)
+{
+	static const char text[] = "head\nrest of it";
+	char buf[64];
+	struct linein l;
+	ssize_t n, got = 0;
+
+	(void)state;
+	write_file(text, sizeof(text) - 1, true);
+	assert_int_equal(linein_open(&l, path), 0);
+	expect(&l, false, 1, "head");
+	while ((n = linein_read(&l, buf + got, 3)) > 0)
+		got += n;
+	assert_int_equal(n, 0);
+	assert_int_equal(got, strlen("rest of it"));
+	assert_memory_equal(buf, "rest of it", (size_t)got);
+	linein_close(&l);
+	unlink(path);
+}
+
 static void test_plain(void **state)
 {
 	(void)state;
@@ -204,6 +226,7 @@ int main(void)
 		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_gzip),
 		cmocka_unit_test(test_too_long),
+		cmocka_unit_test(test_raw_read_after_a_line),
 		cmocka_unit_test(test_refill),
 		cmocka_unit_test(test_stdin),
 		cmocka_unit_test(test_corrupt_gzip),
