@@ -214,6 +214,23 @@ static void test_cohort_csv_cut_and_gzip(void **state)
 	assert_int_equal(run.n_exit_times, 2);
 	assert_true(run.exit_times[0] == 1 && run.exit_times[1] == 2);
 	free(run.exit_times);
+	/* A row longer than any of exitmon's (an unclosed quote running on):
+	 * not exitmon's CSV. */
+	{
+		size_t n = strlen(hdr) + (2u << 20);
+		char *big = malloc(n + 1);
+
+		assert_non_null(big);
+		memset(big, 'x', n);
+		memcpy(big, hdr, strlen(hdr));
+		big[strlen(hdr)] = '"';
+		big[n] = '\0';
+		put_file("long.csv", big);
+		free(big);
+		memset(&run, 0, sizeof(run));
+		path(p, sizeof(p), "long.csv");
+		assert_int_equal(sweep_cohort_read_csv(p, "xsco", &run), -EBADMSG);
+	}
 }
 
 static void test_table(void **state)

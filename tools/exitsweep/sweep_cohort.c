@@ -166,7 +166,7 @@ static int read_header(struct linein *in, struct recread *rr)
 	int k = linein_next(in, true, &row, &len);
 
 	if (k <= 0)
-		return k < 0 && k != -E2BIG ? k : -EBADMSG;
+		return k < 0 ? k : -EBADMSG;
 	recread_init(rr);
 	if (recread_csv_header(rr, row, len) < 0 || !header_has_ours(rr))
 		return -EBADMSG;
@@ -194,8 +194,7 @@ static int read_rows(struct linein *in, const char *path, const struct recread *
 	if (k == 2)
 		warnmsg("%s: the last row is cut short (exitmon stopped mid-line); "
 			"not read", path);
-	/* A row longer than the reader's buffer is not exitmon's. */
-	return k == -E2BIG ? -EBADMSG : k < 0 ? k : 0;
+	return k < 0 ? k : 0;
 }
 
 int sweep_cohort_read_csv(const char *path, const char *tag, struct sweep_run *run)
@@ -211,6 +210,8 @@ int sweep_cohort_read_csv(const char *path, const char *tag, struct sweep_run *r
 	if (r == 0)
 		r = read_rows(&in, path, &rr, tag, &cs, run);
 	linein_close(&in);
+	if (r == -E2BIG)	/* a row longer than the reader's buffer */
+		r = -EBADMSG;	/* is not exitmon's */
 	if (r < 0) {
 		free(cs.el);
 		return r;
