@@ -7,7 +7,8 @@
  *
  * Groups, and struct taskstats order within each group: identity, times,
  * faults, CPU run times, delays (count and total per kind, then the peaks,
- * then softirq, as version 17 lays them out), context switches, memory,
+ * then when each longest wait happened, as version 17 lays them out),
+ * context switches, memory,
  * I/O, version.  Units are in the names. */
 #ifndef EXITMON_COLUMNS_H
 #define EXITMON_COLUMNS_H
@@ -85,10 +86,14 @@ enum col_kind {
 	X(wpcopy_delay_min_ns, C_FIELD, F_WPCOPY_DELAY_MIN, 0) \
 	X(irq_delay_max_ns, C_FIELD, F_IRQ_DELAY_MAX, 0) \
 	X(irq_delay_min_ns, C_FIELD, F_IRQ_DELAY_MIN, 0) \
-	X(soft_count, C_FIELD, F_SOFT_COUNT, 0) \
-	X(soft_delay_ns, C_FIELD, F_SOFT_DELAY_TOTAL, 0) \
-	X(soft_delay_max_ns, C_FIELD, F_SOFT_DELAY_MAX, 0) \
-	X(soft_delay_min_ns, C_FIELD, F_SOFT_DELAY_MIN, 0) \
+	X(cpu_delay_max_ts_ns, C_FIELD, F_CPU_DELAY_MAX_TS, 0) \
+	X(blkio_delay_max_ts_ns, C_FIELD, F_BLKIO_DELAY_MAX_TS, 0) \
+	X(swapin_delay_max_ts_ns, C_FIELD, F_SWAPIN_DELAY_MAX_TS, 0) \
+	X(freepages_delay_max_ts_ns, C_FIELD, F_FREEPAGES_DELAY_MAX_TS, 0) \
+	X(thrashing_delay_max_ts_ns, C_FIELD, F_THRASHING_DELAY_MAX_TS, 0) \
+	X(compact_delay_max_ts_ns, C_FIELD, F_COMPACT_DELAY_MAX_TS, 0) \
+	X(wpcopy_delay_max_ts_ns, C_FIELD, F_WPCOPY_DELAY_MAX_TS, 0) \
+	X(irq_delay_max_ts_ns, C_FIELD, F_IRQ_DELAY_MAX_TS, 0) \
 	X(nvcsw, C_FIELD, F_NVCSW, 0) \
 	X(nivcsw, C_FIELD, F_NIVCSW, 0) \
 	X(coremem_mb_us, C_FIELD, F_COREMEM, 0) \

@@ -15,8 +15,15 @@
  * TASKSTATS_CMD_*), and TS_COMM_LEN. */
 #include <linux/taskstats.h>
 
-/* Newest struct version whose layout we know; later ones parse by prefix. */
+/* Newest struct version whose layout we know (mainline's uapi
+ * <linux/taskstats.h> of Linux 7.0 and later, 688 bytes); later ones parse
+ * by prefix. */
 #define TS_KNOWN_VERSION 17
+
+/* A v17 timestamp that is no valid time (tv_nsec out of range, negative, or
+ * past what 64 bits of nanoseconds hold) is stored as this, and the record
+ * counts as implausible. */
+#define REC_TS_INVALID UINT64_MAX
 
 enum rec_type { REC_PID = 1, REC_TGID = 2 };
 
@@ -59,8 +66,11 @@ enum rec_field {
 	F_FREEPAGES_DELAY_MIN, F_THRASHING_DELAY_MAX, F_THRASHING_DELAY_MIN,
 	F_COMPACT_DELAY_MAX, F_COMPACT_DELAY_MIN, F_WPCOPY_DELAY_MAX,
 	F_WPCOPY_DELAY_MIN, F_IRQ_DELAY_MAX, F_IRQ_DELAY_MIN,
-	/* v17: softirq */
-	F_SOFT_COUNT, F_SOFT_DELAY_TOTAL, F_SOFT_DELAY_MAX, F_SOFT_DELAY_MIN,
+	/* v17 (Linux 7.0): when each kind's longest wait happened, a struct
+	 * __kernel_timespec in the struct, nanoseconds here */
+	F_CPU_DELAY_MAX_TS, F_BLKIO_DELAY_MAX_TS, F_SWAPIN_DELAY_MAX_TS,
+	F_FREEPAGES_DELAY_MAX_TS, F_THRASHING_DELAY_MAX_TS,
+	F_COMPACT_DELAY_MAX_TS, F_WPCOPY_DELAY_MAX_TS, F_IRQ_DELAY_MAX_TS,
 	F__COUNT
 };
 
@@ -106,8 +116,14 @@ static inline uint64_t rec_get(const struct exit_record *r, enum rec_field f)
 /* A pid record whose wait time in some category exceeds its whole
  * lifetime: impossible, so the kernel's figure is wrong (seen right after
  * kernel.task_delayacct is switched on: a block I/O delay as large as the
- * system's uptime).  Such records are written as sent and counted. */
+ * system's uptime); or one with a timestamp that is no valid time.  Such
+ * records are written as sent and counted. */
 bool record_implausible(const struct exit_record *r);
+
+/* The record is of a struct version newer than TS_KNOWN_VERSION, or
+ * longer than its version's size: bytes past the known fields exist and
+ * are not written anywhere. */
+bool record_has_unknown_fields(const struct exit_record *r);
 
 /* Field name (as used in CSV headers and JSON keys by default), or NULL. */
 const char *record_field_name(enum rec_field f);

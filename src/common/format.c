@@ -59,7 +59,7 @@ static const struct column columns[] = { COLUMNS(COL_ENTRY) };
  * most 20 digits ("null" and "-" are shorter); comm is at most
  * TS_COMM_LEN bytes of up to 6 output bytes each (\u00XX); text pads to
  * <= 16. */
-#define MAX_NAME 24
+#define MAX_NAME 28
 #define MAX_VALUE 20
 #define COL_CHECK(nm, kind, field, tw) \
 	_Static_assert(sizeof(#nm) - 1 <= MAX_NAME, "column name too long"); \

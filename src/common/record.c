@@ -4,7 +4,11 @@
  * shorter header (padding instead of exit code and flags), and version 15
  * inserted the *_delay_max/_min pairs after each delay total (version 16 moved
  * them to the end).  We describe both layouts with our own structs, pick one
- * by the version, and read a field only when the attribute holds all of it. */
+ * by the version, and read a field only when the attribute holds all of it.
+ *
+ * The layouts are mainline's include/uapi/linux/taskstats.h (version 17:
+ * Linux 7.0, checked against the BTF of Debian's 7.3 kernel by `make
+ * test-kernels`), never a patch posted to a list. */
 #include "record.h"
 #include "tsnl.h"
 
@@ -28,6 +32,12 @@
 	uint64_t nvcsw, nivcsw; \
 	uint64_t utimescaled, stimescaled, cpu_scaled_run_real_total; \
 	uint64_t freepages_count, freepages_delay_total;
+
+/* struct __kernel_timespec: 64-bit seconds and nanoseconds. */
+struct ts_timespec {
+	int64_t tv_sec;
+	int64_t tv_nsec;
+};
 
 /* Append-only layout: versions 2..14 are prefixes, 16 and later too. */
 struct ts_abi {
@@ -54,7 +64,10 @@ struct ts_abi {
 	uint64_t compact_delay_max, compact_delay_min;
 	uint64_t wpcopy_delay_max, wpcopy_delay_min;
 	uint64_t irq_delay_max, irq_delay_min;
-	uint64_t soft_count, soft_delay_total, soft_delay_max, soft_delay_min;
+	struct ts_timespec cpu_delay_max_ts, blkio_delay_max_ts;
+	struct ts_timespec swapin_delay_max_ts, freepages_delay_max_ts;
+	struct ts_timespec thrashing_delay_max_ts, compact_delay_max_ts;
+	struct ts_timespec wpcopy_delay_max_ts, irq_delay_max_ts;
 };
 
 /* Version 15 (Linux 6.14): peaks right after each delay total. */
@@ -95,7 +108,8 @@ _Static_assert(sizeof(struct ts_abi_v1) == 72, "v1 layout");
 _Static_assert(offsetof(struct ts_abi, tgid) == 368, "v12 layout");
 _Static_assert(offsetof(struct ts_abi, cpu_delay_max) == 432, "v16 layout");
 _Static_assert(sizeof(struct ts_abi_v15) == 560, "v15 layout");
-_Static_assert(sizeof(struct ts_abi) == 592, "v17 layout");
+_Static_assert(offsetof(struct ts_abi, cpu_delay_max_ts) == 560, "v17 layout");
+_Static_assert(sizeof(struct ts_abi) == 688, "v17 layout");
 
 #define NONE 0xffff
 struct field_desc {
@@ -187,10 +201,14 @@ struct field_desc {
 	X(FD, F_WPCOPY_DELAY_MIN, wpcopy_delay_min, "wpcopy_delay_min_ns") \
 	X(FD, F_IRQ_DELAY_MAX, irq_delay_max, "irq_delay_max_ns") \
 	X(FD, F_IRQ_DELAY_MIN, irq_delay_min, "irq_delay_min_ns") \
-	X(FD_NO15, F_SOFT_COUNT, soft_count, "soft_count") \
-	X(FD_NO15, F_SOFT_DELAY_TOTAL, soft_delay_total, "soft_delay_ns") \
-	X(FD_NO15, F_SOFT_DELAY_MAX, soft_delay_max, "soft_delay_max_ns") \
-	X(FD_NO15, F_SOFT_DELAY_MIN, soft_delay_min, "soft_delay_min_ns")
+	X(FD_NO15, F_CPU_DELAY_MAX_TS, cpu_delay_max_ts, "cpu_delay_max_ts_ns") \
+	X(FD_NO15, F_BLKIO_DELAY_MAX_TS, blkio_delay_max_ts, "blkio_delay_max_ts_ns") \
+	X(FD_NO15, F_SWAPIN_DELAY_MAX_TS, swapin_delay_max_ts, "swapin_delay_max_ts_ns") \
+	X(FD_NO15, F_FREEPAGES_DELAY_MAX_TS, freepages_delay_max_ts, "freepages_delay_max_ts_ns") \
+	X(FD_NO15, F_THRASHING_DELAY_MAX_TS, thrashing_delay_max_ts, "thrashing_delay_max_ts_ns") \
+	X(FD_NO15, F_COMPACT_DELAY_MAX_TS, compact_delay_max_ts, "compact_delay_max_ts_ns") \
+	X(FD_NO15, F_WPCOPY_DELAY_MAX_TS, wpcopy_delay_max_ts, "wpcopy_delay_max_ts_ns") \
+	X(FD_NO15, F_IRQ_DELAY_MAX_TS, irq_delay_max_ts, "irq_delay_max_ts_ns")
 
 #define FIELD_DESC(how, id, m, nm) how(id, m, nm),
 static const struct field_desc fields[F__COUNT] = { TS_FIELDS(FIELD_DESC) };
@@ -199,7 +217,7 @@ static const struct field_desc fields[F__COUNT] = { TS_FIELDS(FIELD_DESC) };
 static const uint16_t version_size[TS_KNOWN_VERSION + 1] = {
 	[1] = 72, [2] = 248, [3] = 272, [4] = 288, [5] = 288, [6] = 312,
 	[7] = 328, [8] = 328, [9] = 344, [10] = 352, [11] = 368, [12] = 400,
-	[13] = 416, [14] = 432, [15] = 560, [16] = 560, [17] = 592,
+	[13] = 416, [14] = 432, [15] = 560, [16] = 560, [17] = 688,
 };
 
 /* Clocks differ a little between the delay and elapsed figures. */
@@ -211,11 +229,13 @@ bool record_implausible(const struct exit_record *r)
 		F_CPU_DELAY_TOTAL, F_BLKIO_DELAY_TOTAL, F_SWAPIN_DELAY_TOTAL,
 		F_FREEPAGES_DELAY_TOTAL, F_THRASHING_DELAY_TOTAL,
 		F_COMPACT_DELAY_TOTAL, F_WPCOPY_DELAY_TOTAL, F_IRQ_DELAY_TOTAL,
-		F_SOFT_DELAY_TOTAL,
 	};
 	uint64_t lifetime_ns;
 	unsigned i;
 
+	for (i = F_CPU_DELAY_MAX_TS; i <= F_IRQ_DELAY_MAX_TS; i++)
+		if (rec_has(r, i) && rec_get(r, i) == REC_TS_INVALID)
+			return r->type == REC_PID;
 	/* A tgid record sums its threads' waits: they may exceed its age. */
 	if (r->type != REC_PID || !rec_has(r, F_ETIME))
 		return false;
@@ -236,6 +256,27 @@ size_t record_struct_size(unsigned version)
 	return version <= TS_KNOWN_VERSION ? version_size[version] : 0;
 }
 
+bool record_has_unknown_fields(const struct exit_record *r)
+{
+	/* Layout 0 (a pid record saying version 0) was read as the newest. */
+	unsigned layout = r->layout ? r->layout : TS_KNOWN_VERSION;
+
+	return layout > TS_KNOWN_VERSION || r->stats_len > version_size[layout];
+}
+
+/* A struct __kernel_timespec as nanoseconds since the epoch, or
+ * REC_TS_INVALID when it is no valid time. */
+static uint64_t load_timespec(const unsigned char *p)
+{
+	struct ts_timespec t;
+
+	memcpy(&t, p, sizeof(t));
+	if (t.tv_sec < 0 || t.tv_nsec < 0 || t.tv_nsec >= 1000000000 ||
+	    (uint64_t)t.tv_sec > (REC_TS_INVALID - 1 - (uint64_t)t.tv_nsec) / 1000000000u)
+		return REC_TS_INVALID;
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
 static inline uint64_t load_le(const unsigned char *p, unsigned size)
 {
 	uint64_t v = 0;
@@ -247,6 +288,7 @@ static inline uint64_t load_le(const unsigned char *p, unsigned size)
 	case 2: { uint16_t x; memcpy(&x, p, 2); return x; }
 	case 4: { uint32_t x; memcpy(&x, p, 4); return x; }
 	case 8: memcpy(&v, p, 8); return v;
+	case sizeof(struct ts_timespec): return load_timespec(p);
 	}
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "capture.h"
+#include "log.h"
 #include "tsnl.h"
 
 /* Staged output is pushed in chunks of about this size. */
@@ -83,6 +84,21 @@ static bool is_own_exit(const struct collector *c, const struct exit_record *pid
 	       rec_get(pid, F_TGID) == (uint64_t)c->w.self_tgid;
 }
 
+/* Said once per process, whichever shard meets it first: the summary's
+ * newer_struct counts every such record. */
+static void note_unknown_fields(const struct exit_record *r)
+{
+	static atomic_flag said = ATOMIC_FLAG_INIT;
+
+	if (atomic_flag_test_and_set(&said))
+		return;
+	warnmsg("the kernel sends struct taskstats version %u of %u bytes; this "
+		"exitmon knows the fields of versions up to %u (%zu bytes) and "
+		"does not write the rest (counted as newer_struct); a newer "
+		"exitmon may know them", r->version, r->stats_len,
+		TS_KNOWN_VERSION, record_struct_size(TS_KNOWN_VERSION));
+}
+
 static void handle_msg(void *arg, const struct nlmsghdr *nh)
 {
 	struct collector *c = arg;
@@ -112,6 +128,10 @@ static void handle_msg(void *arg, const struct nlmsghdr *nh)
 			c->n.implausible += record_implausible(&m.rec[i]);
 		} else
 			c->n.records_tgid++;
+		if (record_has_unknown_fields(&m.rec[i])) {
+			c->n.newer_struct++;
+			note_unknown_fields(&m.rec[i]);
+		}
 		emit(c, &m.rec[i], &m.rec[0]);
 	}
 }

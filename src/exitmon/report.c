@@ -30,8 +30,12 @@ void report_final(const struct mon_counters *n, const struct run_info *ri)
 		n->malformed, n->unwritten);
 	if (n->implausible)
 		warnmsg("%" PRIu64 " records report a wait longer than the task "
-			"lived (the kernel's figure is wrong; written as sent)",
-			n->implausible);
+			"lived, or a timestamp that is no time (the kernel's "
+			"figure is wrong; written as sent)", n->implausible);
+	if (n->newer_struct)
+		warnmsg("%" PRIu64 " records carried fields newer than this "
+			"exitmon knows (not written): a newer exitmon may know "
+			"them", n->newer_struct);
 	if (n->dropped || n->enobufs)
 		warnmsg("records were lost because the receive queue overflowed: "
 			"raise --rcvbuf or lower --interval");

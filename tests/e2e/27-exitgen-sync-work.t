@@ -33,7 +33,7 @@ bad=$(python3 - "$T/sync.out" <<'PY'
 import csv, sys
 cols = ('cpu_delay_ns', 'blkio_delay_ns', 'swapin_delay_ns', 'freepages_delay_ns',
         'thrashing_delay_ns', 'compact_delay_ns', 'wpcopy_delay_ns', 'irq_delay_ns',
-        'soft_delay_ns')
+        )
 print(sum(any(int(r[c] or 0) > int(r['elapsed_us']) * 1000 + 10**7 for c in cols)
           for r in csv.DictReader(open(sys.argv[1])) if r['type'] == 'pid'))
 PY

@@ -38,8 +38,11 @@ static const char *const want_columns[] = {
 	"freepages_delay_min_ns", "thrashing_delay_max_ns",
 	"thrashing_delay_min_ns", "compact_delay_max_ns",
 	"compact_delay_min_ns", "wpcopy_delay_max_ns", "wpcopy_delay_min_ns",
-	"irq_delay_max_ns", "irq_delay_min_ns", "soft_count", "soft_delay_ns",
-	"soft_delay_max_ns", "soft_delay_min_ns", "nvcsw", "nivcsw",
+	"irq_delay_max_ns", "irq_delay_min_ns", "cpu_delay_max_ts_ns",
+	"blkio_delay_max_ts_ns", "swapin_delay_max_ts_ns",
+	"freepages_delay_max_ts_ns", "thrashing_delay_max_ts_ns",
+	"compact_delay_max_ts_ns", "wpcopy_delay_max_ts_ns",
+	"irq_delay_max_ts_ns", "nvcsw", "nivcsw",
 	"coremem_mb_us", "virtmem_mb_us", "hiwater_rss_kb", "hiwater_vm_kb",
 	"read_char", "write_char", "read_syscalls", "write_syscalls",
 	"read_bytes", "write_bytes", "cancelled_write_bytes", "version",
@@ -112,7 +115,7 @@ static void test_format_names(void **state)
 
 static void test_csv_header(void **state)
 {
-	char want[1024] = "";
+	char want[2048] = "";
 	size_t i, n;
 
 	(void)state;
@@ -254,8 +257,10 @@ static void test_full_record(void **state)
 		F_SWAPIN_DELAY_MIN, F_FREEPAGES_DELAY_MAX, F_FREEPAGES_DELAY_MIN,
 		F_THRASHING_DELAY_MAX, F_THRASHING_DELAY_MIN, F_COMPACT_DELAY_MAX,
 		F_COMPACT_DELAY_MIN, F_WPCOPY_DELAY_MAX, F_WPCOPY_DELAY_MIN,
-		F_IRQ_DELAY_MAX, F_IRQ_DELAY_MIN, F_SOFT_COUNT, F_SOFT_DELAY_TOTAL,
-		F_SOFT_DELAY_MAX, F_SOFT_DELAY_MIN, F_NVCSW, F_NIVCSW, F_COREMEM,
+		F_IRQ_DELAY_MAX, F_IRQ_DELAY_MIN, F_CPU_DELAY_MAX_TS,
+		F_BLKIO_DELAY_MAX_TS, F_SWAPIN_DELAY_MAX_TS, F_FREEPAGES_DELAY_MAX_TS,
+		F_THRASHING_DELAY_MAX_TS, F_COMPACT_DELAY_MAX_TS,
+		F_WPCOPY_DELAY_MAX_TS, F_IRQ_DELAY_MAX_TS, F_NVCSW, F_NIVCSW, F_COREMEM,
 		F_VIRTMEM, F_HIWATER_RSS, F_HIWATER_VM, F_READ_CHAR, F_WRITE_CHAR,
 		F_READ_SYSCALLS, F_WRITE_SYSCALLS, F_READ_BYTES, F_WRITE_BYTES,
 		F_CANCELLED_WRITE_BYTES,

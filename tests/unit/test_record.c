@@ -29,7 +29,7 @@ static int parse(const struct tsb_msg *m, struct exit_msg *out)
 
 static size_t stats_len_of(unsigned version)
 {
-	return version <= TS_KNOWN_VERSION ? record_struct_size(version) : 608;
+	return version <= TS_KNOWN_VERSION ? record_struct_size(version) : 720;
 }
 
 /* Check every field of r against what tsb_fill_stats() wrote for a payload
@@ -172,6 +172,20 @@ static void test_layout_landmarks(void **state)
 	assert_int_equal(record_parse_stats(stats_buf, 560, 0, &r), 0);
 	assert_int_equal(rec_get(&r, F_CPU_DELAY_MAX), 0x1616);
 	assert_int_equal(rec_get(&r, F_BLKIO_COUNT), 0x1515);
+
+	/* v17 (mainline, 688 bytes): cpu_delay_max_ts right after
+	 * irq_delay_min (552), irq_delay_max_ts the last 16 bytes. */
+	memset(stats_buf, 0, 688);
+	stats_buf[0] = 17;
+	x = 1796298477, memcpy(stats_buf + 560, &x, 8);
+	x = 5, memcpy(stats_buf + 568, &x, 8);
+	x = 2, memcpy(stats_buf + 672, &x, 8);
+	x = 7, memcpy(stats_buf + 680, &x, 8);
+	assert_int_equal(record_parse_stats(stats_buf, 688, 0, &r), 0);
+	assert_int_equal(rec_get(&r, F_CPU_DELAY_MAX_TS), 1796298477000000005ull);
+	assert_int_equal(rec_get(&r, F_IRQ_DELAY_MAX_TS), 2000000007ull);
+	assert_int_equal(rec_get(&r, F_BLKIO_DELAY_MAX_TS), 0);
+	assert_true(rec_has(&r, F_BLKIO_DELAY_MAX_TS));
 }
 
 /* A struct shorter than its version says (a kernel may send a prefix): the
@@ -182,7 +196,7 @@ static void test_short_stats_by_prefix(void **state)
 	size_t len;
 
 	(void)state;
-	for (len = 80; len <= 592; len += 4) {
+	for (len = 80; len <= 688; len += 4) {
 		tsb_fill_stats(stats_buf, len, 17, 17, "x");
 		assert_int_equal(record_parse_stats(stats_buf, len, 0, &r), 0);
 		check_fields(&r, len, 17);
@@ -372,14 +386,14 @@ static void test_pid_version0(void **state)
 
 	(void)state;
 	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
-	tsb_fill_stats(stats_buf, 592, 0, 17, "zero");
-	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_PID, 5, stats_buf, 592);
-	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_TGID, TASKSTATS_TYPE_TGID, 5, stats_buf, 592);
+	tsb_fill_stats(stats_buf, 688, 0, 17, "zero");
+	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_PID, 5, stats_buf, 688);
+	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_TGID, TASKSTATS_TYPE_TGID, 5, stats_buf, 688);
 	tsb_end(&m);
 	assert_int_equal(parse(&m, &out), 0);
 	assert_int_equal(out.n, 2);
 	assert_int_equal(out.rec[1].layout, TS_KNOWN_VERSION);
-	check_fields(&out.rec[1], 592, 17);
+	check_fields(&out.rec[1], 688, 17);
 }
 
 /* ---- not exit records ------------------------------------------------------------ */
@@ -741,10 +755,87 @@ static void test_implausible(void **state)
 	assert_true(record_implausible(&r));
 	rec_set(&r, F_CPU_DELAY_TOTAL, 10999999);		/* within it */
 	assert_false(record_implausible(&r));
-	rec_set(&r, F_SOFT_DELAY_TOTAL, 60000000000ull);
+	rec_set(&r, F_IRQ_DELAY_TOTAL, 60000000000ull);
 	assert_true(record_implausible(&r));
 	r.type = REC_TGID;	/* sums of many threads may exceed the age */
 	assert_false(record_implausible(&r));
+	/* A timestamp that is no time, in a pid record only. */
+	rec_set(&r, F_IRQ_DELAY_TOTAL, 0);
+	r.type = REC_PID;
+	rec_set(&r, F_WPCOPY_DELAY_MAX_TS, 1796298477123456789ull);
+	assert_false(record_implausible(&r));
+	rec_set(&r, F_WPCOPY_DELAY_MAX_TS, REC_TS_INVALID);
+	assert_true(record_implausible(&r));
+	r.type = REC_TGID;
+	assert_false(record_implausible(&r));
+}
+
+/* v17's timestamps: struct __kernel_timespec to nanoseconds, and what is
+ * no valid time (nanoseconds out of range, before 1970, beyond 64 bits)
+ * becomes REC_TS_INVALID instead of a wrapped number. */
+static void test_v17_timestamps(void **state)
+{
+	static const struct { int64_t sec, nsec; uint64_t want; } cases[] = {
+		{ 0, 0, 0 },				/* never waited */
+		{ 1796298477, 999999999, 1796298477999999999ull },
+		{ 1, 0, 1000000000ull },
+		{ 18446744073, 709551614, 18446744073709551614ull },	/* the last */
+		{ 18446744073, 709551615, REC_TS_INVALID },
+		{ 18446744074, 0, REC_TS_INVALID },
+		{ INT64_MAX, 0, REC_TS_INVALID },
+		{ -1, 0, REC_TS_INVALID },
+		{ 5, 1000000000, REC_TS_INVALID },
+		{ 5, -1, REC_TS_INVALID },
+	};
+	struct exit_record r;
+	unsigned i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		tsb_fill_stats(stats_buf, 688, 17, 17, "ts");
+		tsb_store_ts(stats_buf + 656, cases[i].sec, cases[i].nsec);
+		assert_int_equal(record_parse_stats(stats_buf, 688, 0, &r), 0);
+		assert_true(rec_has(&r, F_WPCOPY_DELAY_MAX_TS));
+		if (rec_get(&r, F_WPCOPY_DELAY_MAX_TS) != cases[i].want)
+			fail_msg("case %u: %llu, want %llu", i,
+				 (unsigned long long)rec_get(&r, F_WPCOPY_DELAY_MAX_TS),
+				 (unsigned long long)cases[i].want);
+		/* its neighbours are untouched */
+		assert_int_equal(rec_get(&r, F_COMPACT_DELAY_MAX_TS),
+				 tsb_value(F_COMPACT_DELAY_MAX_TS));
+		assert_int_equal(rec_get(&r, F_IRQ_DELAY_MAX_TS),
+				 tsb_value(F_IRQ_DELAY_MAX_TS));
+	}
+	/* The last timestamp needs all 16 bytes. */
+	tsb_fill_stats(stats_buf, 688, 17, 17, "ts");
+	assert_int_equal(record_parse_stats(stats_buf, 680, 0, &r), 0);
+	assert_false(rec_has(&r, F_IRQ_DELAY_MAX_TS));
+	assert_true(rec_has(&r, F_WPCOPY_DELAY_MAX_TS));
+}
+
+/* Bytes past the known fields: a newer version, or a known version that
+ * is longer than its size; neither at or below the known size. */
+static void test_unknown_fields(void **state)
+{
+	static const struct { unsigned version; size_t len; bool want; } cases[] = {
+		{ 13, 416, false }, { 14, 432, false }, { 16, 560, false },
+		{ 17, 688, false }, { 17, 600, false }, { 17, 696, true },
+		{ 16, 568, true }, { 18, 688, true }, { 18, 720, true },
+		{ 200, 720, true },
+	};
+	struct exit_record r;
+	unsigned i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		tsb_fill_stats(stats_buf, cases[i].len, cases[i].version,
+			       cases[i].version, "n");
+		assert_int_equal(record_parse_stats(stats_buf, cases[i].len, 0, &r), 0);
+		if (record_has_unknown_fields(&r) != cases[i].want)
+			fail_msg("v%u, %zu bytes: unknown fields %d, want %d",
+				 cases[i].version, cases[i].len,
+				 record_has_unknown_fields(&r), cases[i].want);
+	}
 }
 
 int main(void)
@@ -773,6 +864,8 @@ int main(void)
 		cmocka_unit_test(test_every_truncation),
 		cmocka_unit_test(test_field_names),
 		cmocka_unit_test(test_implausible),
+		cmocka_unit_test(test_v17_timestamps),
+		cmocka_unit_test(test_unknown_fields),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -100,17 +100,34 @@ static const struct tsb_field tsb_fields[F__COUNT] = {
 	[F_WPCOPY_DELAY_MIN] = { 536, 520, TSB_NONE, 8 },
 	[F_IRQ_DELAY_MAX] = { 544, 544, TSB_NONE, 8 },
 	[F_IRQ_DELAY_MIN] = { 552, 552, TSB_NONE, 8 },
-	[F_SOFT_COUNT] = { 560, TSB_NONE, TSB_NONE, 8 },
-	[F_SOFT_DELAY_TOTAL] = { 568, TSB_NONE, TSB_NONE, 8 },
-	[F_SOFT_DELAY_MAX] = { 576, TSB_NONE, TSB_NONE, 8 },
-	[F_SOFT_DELAY_MIN] = { 584, TSB_NONE, TSB_NONE, 8 },
+	/* v17: struct __kernel_timespec, 16 bytes each */
+	[F_CPU_DELAY_MAX_TS] = { 560, TSB_NONE, TSB_NONE, 16 },
+	[F_BLKIO_DELAY_MAX_TS] = { 576, TSB_NONE, TSB_NONE, 16 },
+	[F_SWAPIN_DELAY_MAX_TS] = { 592, TSB_NONE, TSB_NONE, 16 },
+	[F_FREEPAGES_DELAY_MAX_TS] = { 608, TSB_NONE, TSB_NONE, 16 },
+	[F_THRASHING_DELAY_MAX_TS] = { 624, TSB_NONE, TSB_NONE, 16 },
+	[F_COMPACT_DELAY_MAX_TS] = { 640, TSB_NONE, TSB_NONE, 16 },
+	[F_WPCOPY_DELAY_MAX_TS] = { 656, TSB_NONE, TSB_NONE, 16 },
+	[F_IRQ_DELAY_MAX_TS] = { 672, TSB_NONE, TSB_NONE, 16 },
 };
 
 /* Struct sizes by version, from the kernel headers (v5, v8: no change). */
 static const uint16_t tsb_sizes[] = {
 	0, 72, 248, 272, 288, 288, 312, 328, 328, 344, 352, 368, 400, 416,
-	432, 560, 560, 592,
+	432, 560, 560, 688,
 };
+
+/* A timespec field holds these seconds and nanoseconds (a plausible wall
+ * clock time, different per field). */
+static inline int64_t tsb_ts_sec(enum rec_field f)
+{
+	return 1796298477 + 1000 * (int64_t)f;
+}
+
+static inline int64_t tsb_ts_nsec(enum rec_field f)
+{
+	return 123456789 - 1000 * (int64_t)f;
+}
 
 static inline uint16_t tsb_offset(enum rec_field f, unsigned layout)
 {
@@ -122,14 +139,24 @@ static inline uint16_t tsb_offset(enum rec_field f, unsigned layout)
 }
 
 /* A value no other field has, in every byte, so a field read from a wrong
- * offset (even one overlapping the right one) cannot match. */
+ * offset (even one overlapping the right one) cannot match.  For a
+ * timespec: the nanoseconds the parser must make of it. */
 static inline uint64_t tsb_value(enum rec_field f)
 {
 	uint64_t v = 0x0101010101010101ull * (uint64_t)(f + 1) +
 		     0x7060504030201000ull + 1;
 	unsigned size = tsb_fields[f].size;
 
+	if (size == 16)
+		return (uint64_t)tsb_ts_sec(f) * 1000000000u +
+		       (uint64_t)tsb_ts_nsec(f);
 	return size == 8 ? v : v & ((1ull << (8 * size)) - 1);
+}
+
+static inline void tsb_store_ts(unsigned char *p, int64_t sec, int64_t nsec)
+{
+	memcpy(p, &sec, 8);
+	memcpy(p + 8, &nsec, 8);
 }
 
 static inline void tsb_store(unsigned char *p, uint64_t v, unsigned size)
@@ -162,7 +189,12 @@ static inline void tsb_fill_stats(unsigned char *p, size_t len, unsigned version
 	for (f = 0; f < F__COUNT; f++) {
 		uint16_t off = tsb_offset((enum rec_field)f, layout);
 
-		if (off != TSB_NONE && off + tsb_fields[f].size <= len)
+		if (off == TSB_NONE || off + tsb_fields[f].size > len)
+			continue;
+		if (tsb_fields[f].size == 16)
+			tsb_store_ts(p + off, tsb_ts_sec((enum rec_field)f),
+				     tsb_ts_nsec((enum rec_field)f));
+		else
 			tsb_store(p + off, tsb_value((enum rec_field)f),
 				  tsb_fields[f].size);
 	}
