@@ -144,15 +144,33 @@ static void runs_cells(struct sweep_table *t, struct json_object *doc)
 		sweep_table_cell(t, "-");
 }
 
+/* A file made under emulation (tools/kernel-run without KVM) says so
+ * where its figures are read beside native ones. */
+static void emulated_notes(FILE *out, struct json_object **doc, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *m, *v;
+		const char *e;
+
+		if (!json_object_object_get_ex(doc[i], "machine", &m) ||
+		    !json_object_object_get_ex(m, "emulated", &v))
+			continue;
+		e = json_object_get_string(v);
+		if (e && *e)
+			fprintf(out, "\nWARNING: %c: " SWEEP_EMULATED_NOTE "\n",
+				(char)('A' + i), e);
+	}
+}
+
 static void machine_table(FILE *out, struct json_object **doc,
 			  const char *const *files, size_t n)
 {
 	static const char *const keys[] = { "hostname", "kernel", "arch", "cpus",
 		"cpu_model", "taskstats_version", "delayacct", "exitmon_version",
-		"exitgen_version", "started" };
+		"exitgen_version", "started", "emulated" };
 	static const char *const heads[] = { "Host", "Kernel", "Arch", "CPUs",
 		"CPU model", "taskstats", "Delayacct", "exitmon", "exitgen",
-		"Started" };
+		"Started", "Emulated" };
 	size_t nk = sizeof(keys) / sizeof(keys[0]);
 	struct sweep_table *t = sweep_table_new(5 + nk);
 
@@ -187,6 +205,7 @@ static void machine_table(FILE *out, struct json_object **doc,
 	}
 	sweep_table_print(t, out, "  ");
 	sweep_table_free(t);
+	emulated_notes(out, doc, n);
 }
 
 static void section_tables(FILE *out, const struct rows *rs, size_t n)

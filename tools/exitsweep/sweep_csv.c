@@ -65,6 +65,7 @@ static void machine_cols(FILE *f, const struct sweep_config *cfg,
 	str(f, m->exitprobe_version);
 	str(f, cfg->kind == KIND_OVERHEAD ? cfg->probe_note : "");
 	str(f, m->started);
+	str(f, m->emulated);
 	fprintf(f, ",%llu,%s,%zu,%zu\n", (unsigned long long)cfg->seed,
 		done < plan->n_runs ? "true" : "false", done, plan->n_runs);
 }
@@ -94,8 +95,8 @@ static void csv_header(FILE *f, const struct sweep_config *cfg)
 		fputs(",groups", f);
 	fputs(",hostname,kernel,arch,cpus,cpu_model,struct_version,"
 	      "delayacct_original,exitmon_version,exitgen_version,"
-	      "exitsweep_version,exitprobe_version,probe,started,seed,partial,"
-	      "runs_done,runs_planned\n", f);
+	      "exitsweep_version,exitprobe_version,probe,started,emulated,seed,"
+	      "partial,runs_done,runs_planned\n", f);
 }
 
 /* Write the whole table to f. */

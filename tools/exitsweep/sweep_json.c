@@ -68,6 +68,7 @@ static void machine_obj(struct json_out *j, const struct sweep_machine *m)
 	kstr(j, "exitsweep_version", m->exitsweep_version);
 	kstr(j, "exitprobe_version", m->exitprobe_version);
 	kstr(j, "started", m->started);
+	kstr(j, "emulated", m->emulated);
 	json_out_obj_end(j);
 }
 

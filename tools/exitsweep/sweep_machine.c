@@ -2,6 +2,7 @@
 #include "sweep_machine.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -63,6 +64,18 @@ static void read_line(const char *path, char *buf, size_t len)
 	fclose(f);
 }
 
+/* tools/kernel-run exports EXITMON_EMULATED=tcg into a guest it cannot
+ * accelerate; only a short, plain word is taken. */
+static void machine_emulation(char *buf, size_t len)
+{
+	const char *e = getenv("EXITMON_EMULATED");
+
+	buf[0] = '\0';
+	if (e && *e && strlen(e) < len && strspn(e, "abcdefghijklmnopqrstuvwxyz"
+						 "0123456789_-") == strlen(e))
+		snprintf(buf, len, "%s", e);
+}
+
 void sweep_machine_collect(struct sweep_machine *m)
 {
 	struct utsname u;
@@ -88,6 +101,7 @@ void sweep_machine_collect(struct sweep_machine *m)
 	copy(m->exitsweep_version, sizeof(m->exitsweep_version), "exitsweep " EXITMON_VERSION);
 	gmtime_r(&now, &tm);
 	strftime(m->started, sizeof(m->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	machine_emulation(m->emulated, sizeof(m->emulated));
 }
 
 void sweep_machine_prog_version(const char *path, char *buf, size_t len)

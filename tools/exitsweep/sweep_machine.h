@@ -21,7 +21,16 @@ struct sweep_machine {
 	char exitsweep_version[32];
 	char exitprobe_version[96];	/* "" when the probe is off */
 	char started[32];		/* UTC, ISO 8601 */
+	/* How the machine runs, when it is emulated: EXITMON_EMULATED as
+	 * tools/kernel-run sets it ("tcg"), "" on a real or accelerated
+	 * machine.  Emulated timings are not comparable with native ones. */
+	char emulated[32];
 };
+
+/* The warning every report and comparison prints for an emulated run. */
+#define SWEEP_EMULATED_NOTE "timings are emulated (%s): they prove the " \
+	"mechanism and are not comparable with native runs"
+
 
 /* Everything that can be read without running a program. */
 void sweep_machine_collect(struct sweep_machine *m);

@@ -89,6 +89,8 @@ static void header(FILE *f, const struct sweep_config *cfg,
 	fprintf(f, "%s, kind %s, on %s: Linux %s %s, %ld CPUs (%s)\n",
 		m->exitsweep_version, sweep_kind_name(cfg->kind), m->hostname,
 		m->kernel, m->arch, m->cpus, m->cpu_model);
+	if (m->emulated[0])
+		fprintf(f, "WARNING: " SWEEP_EMULATED_NOTE "\n", m->emulated);
 	if (m->struct_version)
 		fprintf(f, "taskstats version %d; ", m->struct_version);
 	else
