@@ -437,6 +437,12 @@ int record_parse_stats(const void *payload, size_t len, unsigned layout_hint,
 				: offsetof(struct ts_abi, comm)))
 		return -EBADMSG;
 	r->layout = (uint16_t)layout;
+	/* Bytes past a known version's size mean nothing in that version,
+	 * even where a later one put a field: record_has_unknown_fields()
+	 * counts them, nothing reads them. */
+	if (layout <= TS_KNOWN_VERSION && len > version_size[layout] &&
+	    version_size[layout])
+		len = version_size[layout];
 	read_fields(p, len, layout, r);
 	if (layout == 1)
 		r->comm_len = 0, r->comm[0] = '\0';

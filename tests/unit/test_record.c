@@ -836,6 +836,14 @@ static void test_unknown_fields(void **state)
 				 cases[i].version, cases[i].len,
 				 record_has_unknown_fields(&r), cases[i].want);
 	}
+	/* A v16 struct as long as a v17 one: its bytes past 560 are no
+	 * v17 timestamps. */
+	tsb_fill_stats(stats_buf, 688, 16, 17, "long");
+	assert_int_equal(record_parse_stats(stats_buf, 688, 0, &r), 0);
+	assert_true(record_has_unknown_fields(&r));
+	assert_true(rec_has(&r, F_IRQ_DELAY_MIN));
+	assert_false(rec_has(&r, F_CPU_DELAY_MAX_TS));
+	assert_int_equal(r.stats_len, 688);
 }
 
 int main(void)
