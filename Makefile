@@ -55,7 +55,7 @@ UNIT_BINS   := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 MANPAGES    := man/exitmon.8 man/exitprobe.8 man/exitgen.1 man/exitsweep.1 \
                man/exitstat.1
 
-.PHONY: all check unit e2e lint-man install clean bench bench-exitstat soak fuzz deps demo test
+.PHONY: all check unit e2e lint-man install clean bench bench-exitstat soak fuzz deps demo test test-kernels
 all: $(PROGRAMS)
 
 # -I of the source's own folder: a program's private headers.
@@ -102,8 +102,19 @@ lint-man:
 	$(Q)out=$$(mandoc -Tlint -Wwarning $(wildcard $(MANPAGES)) 2>&1); \
 	  if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "man pages: lint clean"
 
+# tests/kernels/ holds the tier that boots other kernels (test-kernels)
+# and one test of its BTF checker that needs no guest, run here.
+KERNEL_TESTS := $(filter-out tests/kernels/20-btf-check-self.t,$(wildcard tests/kernels/*.t))
 e2e: all $(B)/bench/floor
-	$(Q)EXITMON_TOP=$(CURDIR) prove -v tests/e2e/
+	$(Q)EXITMON_TOP=$(CURDIR) prove -v tests/e2e/ tests/kernels/20-btf-check-self.t
+
+# Inside Debian's kernels 6.1, 6.12, 6.19 and the newest 7.x, booted under
+# QEMU by tools/kernel-run (KERNELS="6.1 7" to choose); fetched once and
+# cached (tools/kernel-fetch).
+test-kernels: deps
+	$(Q)tools/deps.sh kernels
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)EXITMON_TOP=$(CURDIR) prove -v $(KERNEL_TESTS)
 
 bench: all $(B)/bench/floor
 	$(Q)tools/bench.sh

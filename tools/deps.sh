@@ -16,6 +16,13 @@ libcmocka-dev perl mandoc python3 clang libclang-rt-dev gnuplot-nox
 prometheus iproute2 util-linux procps systemd libjson-c-dev valgrind
 libcap2-bin logrotate libbpf-dev bpftool strace libseccomp2 zlib1g-dev"
 
+# `deps.sh kernels`: what `make test-kernels` needs besides, to boot
+# Debian's kernels under QEMU (tools/kernel-run): the emulator without its
+# recommended desktop packages, a static busybox for the guest, cpio.
+if [ "${1:-}" = kernels ]; then
+	PACKAGES="qemu-system-x86 busybox-static cpio"
+fi
+
 # libclang-rt-dev is versioned on Debian 12 (libclang-rt-14-dev).
 resolve() {
 	for p in $PACKAGES; do

@@ -77,7 +77,7 @@ for k in $KERNELS; do
 	D=$T/$k
 	mkdir -p "$D"
 	start=$(date +%s)
-	KT_N=$N KT_PROBE_N=$PN "$RIG" --kernel "$k" --out "$D" \
+	"$RIG" -q --kernel "$k" --out "$D" --env KT_N=$N --env KT_PROBE_N=$PN \
 		--add "$TOP/tests/kernels/guest-suite.sh:/guest-suite.sh" \
 		-- sh /guest-suite.sh > "$D/rig.out" 2> "$D/rig.err"
 	rc=$?
