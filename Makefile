@@ -55,7 +55,7 @@ UNIT_BINS   := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 MANPAGES    := man/exitmon.8 man/exitprobe.8 man/exitgen.1 man/exitsweep.1 \
                man/exitstat.1
 
-.PHONY: all check unit e2e lint-man install clean bench bench-exitstat soak fuzz deps demo test
+.PHONY: all check unit e2e kernels lint-man install clean bench bench-exitstat soak fuzz deps demo test
 all: $(PROGRAMS)
 
 # -I of the source's own folder: a program's private headers.
@@ -104,6 +104,10 @@ lint-man:
 
 e2e: all $(B)/bench/floor
 	$(Q)EXITMON_TOP=$(CURDIR) prove -v tests/e2e/
+
+# tools/kernel-run under QEMU (not in check: it fetches a kernel and boots it).
+kernels: all
+	$(Q)EXITMON_TOP=$(CURDIR) prove -v tests/kernels/
 
 bench: all $(B)/bench/floor
 	$(Q)tools/bench.sh
