@@ -1,0 +1,99 @@
+#!/bin/bash
+# tools/kernel-run itself, against one cached kernel (EXITMON_TEST_KERNEL,
+# default 6.1; fetched by kernel-fetch if not cached): the command's stdout
+# and stderr apart, its exit status, its files (binary ones too) back in
+# --out, arguments with spaces and quotes intact, --add, --env, the guest's
+# environment, and the distinct status 125 for a kernel that does not start,
+# a panic and a timeout.  Skips (77) without QEMU or a kernel.
+. "$(dirname "$0")/../e2e/lib.sh"
+
+KR=$TOP/tools/kernel-run
+SERIES=${EXITMON_TEST_KERNEL:-6.1}
+
+command -v qemu-system-x86_64 >/dev/null || skip_all "no qemu-system-x86_64"
+for p in exitmon exitgen exitsweep exitstat exitprobe; do
+	[ -x "$TOP/$p" ] || { echo "Bail out! $TOP/$p not built"; exit 1; }
+done
+KERNEL=$("$TOP/tools/kernel-fetch" "$SERIES" 2>"$T/fetch.err") ||
+	skip_all "cannot fetch a $SERIES kernel: $(tail -n1 "$T/fetch.err")"
+diag "kernel $KERNEL"
+
+# run NAME ARGS...: kernel-run ARGS with --out $T/NAME; $T/NAME.{out,err,rc}
+run() {
+	local name=$1; shift
+	mkdir -p "$T/$name"
+	"$KR" -q --kernel "$KERNEL" --out "$T/$name" "$@" >"$T/$name.out" 2>"$T/$name.err"
+	echo $? >"$T/$name.rc"
+}
+rc() { cat "$T/$1.rc"; }
+show() { sed 's/^/# /' "$T/$1.err"; }
+
+# --- one boot: status, streams, files, quoting, --add, --env, environment ---
+head -c 300000 /dev/urandom >"$T/blob"	# every byte value: \r, \n, NUL, 0xff ...
+cat >"$T/guest.sh" <<'EOF'
+#!/bin/sh
+# argv as received, one per line between brackets
+for a in "$@"; do printf '[%s]\n' "$a"; done >args
+echo "to stdout"
+echo "to stderr" >&2
+cp /usr/local/share/blob blob.copy
+mkdir -p sub/dir && echo deep >sub/dir/file
+echo "$EXITMON_EMULATED" >emulated
+echo "$RIG_TEST" >env
+date +%s >now
+pwd >pwd
+id -u >uid
+exit 3
+EOF
+chmod 755 "$T/guest.sh"
+before=$(date +%s)
+run main --add "$T/guest.sh" --add "$T/blob:/usr/local/share/blob" --env "RIG_TEST=a b 'c'" \
+	-- guest.sh "two words" "it's" '$HOME' '' '*' 'back\slash' 'semi;colon'
+check "command's exit status comes back (3)" [ "$(rc main)" = 3 ]
+[ "$(rc main)" = 3 ] || show main
+check "stdout comes back on stdout, alone" [ "$(cat "$T/main.out")" = "to stdout" ]
+check "stderr comes back on stderr, alone" [ "$(cat "$T/main.err")" = "to stderr" ]
+printf '[%s]\n' "two words" "it's" '$HOME' '' '*' 'back\slash' 'semi;colon' >"$T/args.want"
+check "arguments with spaces, quotes, \$, * and empty ones arrive intact" cmp -s "$T/args.want" "$T/main/args"
+check "a binary file made in the guest comes back byte for byte" cmp -s "$T/blob" "$T/main/blob.copy"
+check "subdirectories of the work directory come back" [ "$(cat "$T/main/sub/dir/file" 2>/dev/null)" = deep ]
+check "--env reaches the command" [ "$(cat "$T/main/env" 2>/dev/null)" = "a b 'c'" ]
+check "the command runs as root in /out" [ "$(cat "$T/main/uid" "$T/main/pwd" 2>/dev/null | tr '\n' ' ')" = "0 /out " ]
+now=$(cat "$T/main/now" 2>/dev/null || echo 0)
+check "the guest's clock is the host's (within 120 s)" [ $((now - before)) -ge -5 -a $((now - before)) -le 120 ]
+if [ -e /sys/module/kvm_pvm ] || [ ! -w /dev/kvm ]; then
+	check "under TCG the command sees EXITMON_EMULATED=tcg" [ "$(cat "$T/main/emulated" 2>/dev/null)" = tcg ]
+fi
+
+# --- status 0 and a shell pipeline --------------------------------------------
+run zero -- sh -c 'uname -r; grep -c . /proc/mounts >/dev/null'
+check "status 0 passes through" [ "$(rc zero)" = 0 ]
+check "uname -r in the guest is the kernel's release" grep -q cloud-amd64 "$T/zero.out"
+
+# --- the distinct status: no kernel, a kernel that does not start, a panic, a timeout
+"$KR" -q --kernel /etc/hostname -- true >"$T/nokernel.out" 2>"$T/nokernel.err"
+r=$?
+check "a file that is no bzImage: status 125 and a one-line message" \
+	[ $r = 125 -a "$(wc -l <"$T/nokernel.err")" = 1 -a -n "$(grep '^kernel-run: .*not an x86 bzImage' "$T/nokernel.err")" ]
+
+head -c 2000000 "$KERNEL" >"$T/truncated.bzImage"
+"$KR" -q --timeout 60 --kernel "$T/truncated.bzImage" -- true >"$T/trunc.out" 2>"$T/trunc.err"
+r=$?
+check "a truncated bzImage that cannot start: status 125, said so" \
+	[ $r = 125 -a -n "$(grep '^kernel-run: .*did not start' "$T/trunc.err")" ]
+[ $r = 125 ] || show trunc
+
+run panic -- sh -c 'echo c >/proc/sysrq-trigger'
+check "a guest kernel panic: status 125, said so" [ "$(rc panic)" = 125 -a -n "$(grep -e '^kernel-run: .*panicked' "$T/panic.err")" ]
+check "the panic's console lines are shown" grep -q 'Kernel panic' "$T/panic.err"
+
+run slow --timeout 3 -- sleep 600
+check "a timeout: status 125, said so" [ "$(rc slow)" = 125 -a -n "$(grep '^kernel-run: timed out' "$T/slow.err")" ]
+
+# --- usage errors: status 2, before any boot -----------------------------------
+"$KR" --kernel "$KERNEL" >/dev/null 2>"$T/u.err"
+check "no command: status 2" [ $? = 2 ]
+"$KR" --bogus -- true >/dev/null 2>"$T/u.err"
+check "an unknown option: status 2, one line" [ $? = 2 -a "$(wc -l <"$T/u.err")" = 1 ]
+
+done_testing
