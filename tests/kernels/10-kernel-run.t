@@ -87,6 +87,10 @@ run panic -- sh -c 'echo c >/proc/sysrq-trigger'
 check "a guest kernel panic: status 125, said so" [ "$(rc panic)" = 125 -a -n "$(grep -e '^kernel-run: .*panicked' "$T/panic.err")" ]
 check "the panic's console lines are shown" grep -q 'Kernel panic' "$T/panic.err"
 
+run noinit --cmdline rdinit=/nonexistent -- true
+check "a kernel that panics while booting: booted again once, then status 125" \
+	[ "$(rc noinit)" = 125 -a "$(grep -c 'booting again' "$T/noinit.err")" = 1 ]
+
 run slow --timeout 3 -- sleep 600
 check "a timeout: status 125, said so" [ "$(rc slow)" = 125 -a -n "$(grep '^kernel-run: timed out' "$T/slow.err")" ]
 
