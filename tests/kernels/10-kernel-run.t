@@ -43,6 +43,7 @@ echo "$RIG_TEST" >env
 date +%s >now
 pwd >pwd
 id -u >uid
+hostname >hostname
 exit 3
 EOF
 chmod 755 "$T/guest.sh"
@@ -59,6 +60,7 @@ check "a binary file made in the guest comes back byte for byte" cmp -s "$T/blob
 check "subdirectories of the work directory come back" [ "$(cat "$T/main/sub/dir/file" 2>/dev/null)" = deep ]
 check "--env reaches the command" [ "$(cat "$T/main/env" 2>/dev/null)" = "a b 'c'" ]
 check "the command runs as root in /out" [ "$(cat "$T/main/uid" "$T/main/pwd" 2>/dev/null | tr '\n' ' ')" = "0 /out " ]
+check "the guest has a hostname" [ "$(cat "$T/main/hostname" 2>/dev/null)" = kernel-run-guest ]
 now=$(cat "$T/main/now" 2>/dev/null || echo 0)
 check "the guest's clock is the host's (within 120 s)" [ $((now - before)) -ge -5 -a $((now - before)) -le 120 ]
 if [ -e /sys/module/kvm_pvm ] || [ ! -w /dev/kvm ]; then
@@ -86,6 +88,10 @@ check "a truncated bzImage that cannot start: status 125, said so" \
 run panic -- sh -c 'echo c >/proc/sysrq-trigger'
 check "a guest kernel panic: status 125, said so" [ "$(rc panic)" = 125 -a -n "$(grep -e '^kernel-run: .*panicked' "$T/panic.err")" ]
 check "the panic's console lines are shown" grep -q 'Kernel panic' "$T/panic.err"
+
+run noinit --cmdline rdinit=/nonexistent -- true
+check "a kernel that panics while booting: booted again once, then status 125" \
+	[ "$(rc noinit)" = 125 -a "$(grep -c 'booting again' "$T/noinit.err")" = 1 ]
 
 run slow --timeout 3 -- sleep 600
 check "a timeout: status 125, said so" [ "$(rc slow)" = 125 -a -n "$(grep '^kernel-run: timed out' "$T/slow.err")" ]
