@@ -20,7 +20,7 @@ command -v qemu-system-x86_64 >/dev/null ||
 
 KERNELS=${KERNELS:-6.1 6.12 6.19 7}
 N=300
-PN=1000
+PN=600
 RIG=$TOP/tools/kernel-run
 CHECK=$TOP/tests/kernels/btf_check.py
 
