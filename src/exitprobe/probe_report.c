@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "emulation.h"
 #include "probe_ksyms.h"
 #include "probe_summary.h"
 
@@ -139,6 +140,7 @@ int probe_report_summary_text(const struct probe_result *r, struct kvbuf *kb)
 {
 	kv_str(kb, PROBE_KEY_METHOD, method_name(r->method));
 	kv_str(kb, PROBE_KEY_METHOD_WHY, r->reason);
+	kv_str(kb, "emulated", emulation_name() ? emulation_name() : "");
 	kv_double(kb, "seconds", r->seconds);
 	summary_totals(r, kb);
 	for (unsigned c = 0; c < PROBE_NCLASS; c++)
@@ -259,6 +261,8 @@ void probe_report_text(const struct probe_result *r, FILE *f)
 		fprintf(f, ", period %llu us",
 			(unsigned long long)(r->period_ns / 1000));
 	fprintf(f, ", %.1f s\n", r->seconds);
+	if (emulation_name())
+		fprintf(f, "WARNING: " EMULATED_NOTE "\n", emulation_name());
 	fprintf(f, "exits %llu: tgid on %llu (%.2f%%), listener %llu (%.2f%%), "
 		"foreign listener %llu\n", (unsigned long long)s.exits,
 		(unsigned long long)sum_classes(r, 0xa).exits,

@@ -157,7 +157,7 @@ static void emulated_notes(FILE *out, struct json_object **doc, size_t n)
 			continue;
 		e = json_object_get_string(v);
 		if (e && *e)
-			fprintf(out, "\nWARNING: %c: " SWEEP_EMULATED_NOTE "\n",
+			fprintf(out, "\nWARNING: %c: " EMULATED_NOTE "\n",
 				(char)('A' + i), e);
 	}
 }

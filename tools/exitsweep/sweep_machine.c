@@ -2,12 +2,12 @@
 #include "sweep_machine.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "emulation.h"
 #include "sweep_proc.h"
 #include "sweep_sysctl.h"
 
@@ -64,18 +64,6 @@ static void read_line(const char *path, char *buf, size_t len)
 	fclose(f);
 }
 
-/* tools/kernel-run exports EXITMON_EMULATED=tcg into a guest it cannot
- * accelerate; only a short, plain word is taken. */
-static void machine_emulation(char *buf, size_t len)
-{
-	const char *e = getenv("EXITMON_EMULATED");
-
-	buf[0] = '\0';
-	if (e && *e && strlen(e) < len && strspn(e, "abcdefghijklmnopqrstuvwxyz"
-						 "0123456789_-") == strlen(e))
-		snprintf(buf, len, "%s", e);
-}
-
 void sweep_machine_collect(struct sweep_machine *m)
 {
 	struct utsname u;
@@ -101,7 +89,8 @@ void sweep_machine_collect(struct sweep_machine *m)
 	copy(m->exitsweep_version, sizeof(m->exitsweep_version), "exitsweep " EXITMON_VERSION);
 	gmtime_r(&now, &tm);
 	strftime(m->started, sizeof(m->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	machine_emulation(m->emulated, sizeof(m->emulated));
+	snprintf(m->emulated, sizeof(m->emulated), "%s",
+		 emulation_name() ? emulation_name() : "");
 }
 
 void sweep_machine_prog_version(const char *path, char *buf, size_t len)

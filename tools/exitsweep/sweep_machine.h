@@ -27,9 +27,7 @@ struct sweep_machine {
 	char emulated[32];
 };
 
-/* The warning every report and comparison prints for an emulated run. */
-#define SWEEP_EMULATED_NOTE "timings are emulated (%s): they prove the " \
-	"mechanism and are not comparable with native runs"
+#include "emulation.h"	/* EMULATED_NOTE, for reports and comparisons */
 
 
 /* Everything that can be read without running a program. */

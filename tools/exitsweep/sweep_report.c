@@ -90,7 +90,7 @@ static void header(FILE *f, const struct sweep_config *cfg,
 		m->exitsweep_version, sweep_kind_name(cfg->kind), m->hostname,
 		m->kernel, m->arch, m->cpus, m->cpu_model);
 	if (m->emulated[0])
-		fprintf(f, "WARNING: " SWEEP_EMULATED_NOTE "\n", m->emulated);
+		fprintf(f, "WARNING: " EMULATED_NOTE "\n", m->emulated);
 	if (m->struct_version)
 		fprintf(f, "taskstats version %d; ", m->struct_version);
 	else
