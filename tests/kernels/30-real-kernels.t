@@ -159,6 +159,8 @@ for k in $KERNELS; do
 			[ "$prc" = 0 ] || { sed 's/^/# /' "$D/probe-$method-$shape.err" | tail -n 5; continue; }
 			[ $method = auto ] && check "$k: auto picks fentry ($(kv "$f" method))" \
 				[ "$(kv "$f" method)" = fentry ]
+			check "$k: $method $shape: the summary says emulated=$(cat "$D/emulated.txt")" \
+				[ "$(kv "$f" emulated)" = "$(cat "$D/emulated.txt")" ]
 			check "$k: $method $shape: at least $PN exits ($(kv "$f" exits))" \
 				[ "$(kv "$f" exits)" -ge $PN ]
 			check "$k: $method $shape: no exit met a listener ($(kv "$f" exits_listener))" \

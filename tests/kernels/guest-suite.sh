@@ -26,6 +26,7 @@ wait_file() {
 
 uname -r > uname.txt
 uname -v > uname-v.txt
+echo "${EXITMON_EMULATED:-}" > emulated.txt
 if [ -r /sys/kernel/btf/vmlinux ]; then
 	gzip -c /sys/kernel/btf/vmlinux > btf.gz
 fi
