@@ -55,7 +55,7 @@ UNIT_BINS   := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 MANPAGES    := man/exitmon.8 man/exitprobe.8 man/exitgen.1 man/exitsweep.1 \
                man/exitstat.1
 
-.PHONY: all check unit e2e lint-man install clean bench bench-exitstat soak fuzz deps demo test test-kernels
+.PHONY: all check unit e2e lint-man install clean bench bench-exitstat soak fuzz deps demo test test-kernels deb
 all: $(PROGRAMS)
 
 # -I of the source's own folder: a program's private headers.
@@ -142,6 +142,11 @@ install: all
 	  > $(DESTDIR)$(UNITDIR)/exitmon.service
 	chmod 644 $(DESTDIR)$(UNITDIR)/exitmon.service
 	install -m 644 systemd/exitmon.logrotate $(DESTDIR)$(SYSCONFDIR)/logrotate.d/exitmon
+
+# build/deb/exitmon_$(VERSION)_<arch>.deb, from git archive HEAD with
+# tools/debian as debian/ (debhelper; README "Running it as a service").
+deb:
+	$(Q)tools/mkdeb.sh $(VERSION)
 
 deps:
 	$(Q)tools/deps.sh
