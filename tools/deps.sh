@@ -11,10 +11,13 @@ set -eu
 # the unit's sandbox test: strace (the calls a run makes) and libseccomp2
 # (loads the unit's filter through ctypes; systemd depends on it anyway).
 # exitstat: zlib1g-dev (gzopen reads plain and gzip'd records alike).
+# make deb and its test: debhelper, dpkg-dev, fakeroot (a build as a
+# user), lintian (tests/e2e/80-deb-package.t checks the package with it).
 PACKAGES="build-essential pkg-config libnl-3-dev libnl-genl-3-dev libcap-dev
 libcmocka-dev perl mandoc python3 clang libclang-rt-dev gnuplot-nox
 prometheus iproute2 util-linux procps systemd libjson-c-dev valgrind
-libcap2-bin logrotate libbpf-dev bpftool strace libseccomp2 zlib1g-dev"
+libcap2-bin logrotate libbpf-dev bpftool strace libseccomp2 zlib1g-dev
+debhelper dpkg-dev fakeroot lintian"
 
 # `deps.sh kernels`: what `make test-kernels` needs besides, to boot
 # Debian's kernels under QEMU (tools/kernel-run): the emulator without its
