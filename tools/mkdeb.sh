@@ -9,7 +9,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/deb
 cd "$top"
 
-git rev-parse --verify -q HEAD >/dev/null 2>&1 || {
+[ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$top" ] &&
+	git rev-parse --verify -q HEAD >/dev/null 2>&1 || {
 	echo "make deb: $top is not a git checkout with a commit; the package is built from 'git archive HEAD'" >&2
 	exit 1
 }
