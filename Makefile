@@ -55,7 +55,7 @@ UNIT_BINS   := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 MANPAGES    := man/exitmon.8 man/exitprobe.8 man/exitgen.1 man/exitsweep.1 \
                man/exitstat.1
 
-.PHONY: all check unit e2e lint-man install clean bench bench-exitstat soak fuzz deps demo test test-kernels deb
+.PHONY: all check unit e2e lint-man install clean bench bench-exitstat soak fuzz deps demo test test-kernels test-systemd deb
 all: $(PROGRAMS)
 
 # -I of the source's own folder: a program's private headers.
@@ -115,6 +115,14 @@ test-kernels: deps
 	$(Q)tools/deps.sh kernels
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)EXITMON_TOP=$(CURDIR) prove -v $(KERNEL_TESTS)
+
+# The Debian package and its unit under a real systemd (PID 1 in a QEMU
+# guest of Debian's 6.1 with a bookworm root filesystem; as root: the root
+# filesystem is made once with debootstrap and cached).
+test-systemd: deps
+	$(Q)tools/deps.sh systemd
+	$(Q)$(MAKE) --no-print-directory all deb
+	$(Q)EXITMON_TOP=$(CURDIR) prove -v tests/systemd/
 
 bench: all $(B)/bench/floor
 	$(Q)tools/bench.sh

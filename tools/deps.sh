@@ -25,6 +25,11 @@ debhelper dpkg-dev fakeroot lintian"
 if [ "${1:-}" = kernels ]; then
 	PACKAGES="qemu-system-x86 busybox-static cpio"
 fi
+# `deps.sh systemd`: `make test-systemd` boots a Debian root filesystem that
+# debootstrap makes (tools/kernel-rootfs), in the same QEMU guests.
+if [ "${1:-}" = systemd ]; then
+	PACKAGES="qemu-system-x86 busybox-static cpio debootstrap"
+fi
 
 # libclang-rt-dev is versioned on Debian 12 (libclang-rt-14-dev).
 resolve() {
