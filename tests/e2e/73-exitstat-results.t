@@ -121,8 +121,14 @@ check "stderr says groups were folded into other" grep -q "more groups than --ma
 check "table: other then TOTAL, after the rule" [ "$(tr '\n' ' ' <tg.tail)" = "other TOTAL " ]
 # Memory: 200000 groups held against 1000 held (the same records).
 rows tgbig.csv 200000 pid={i} tgid={i}
-rss() { /usr/bin/time -f %M "$EXITSTAT" -f csv -g tgid "$@" tgbig.csv 2>&1 >/dev/null | tail -1; }
-all=$(rss) capped=$(rss --max-groups 1000)
+rss() { # rss NAME ARGS...: peak KiB of exitstat -g tgid ARGS on tgbig.csv, its CSV in NAME.sum
+	n=$1; shift
+	/usr/bin/time -f %M -o "$n.rss" "$EXITSTAT" -f csv -g tgid "$@" tgbig.csv >"$n.sum" 2>/dev/null
+	cat "$n.rss"
+}
+all=$(rss all) capped=$(rss capped --max-groups 1000)
 diag "RSS: 200000 groups held $all KiB, --max-groups 1000 $capped KiB"
-check "--max-groups bounds memory (capped RSS < a third of all groups')" [ "$capped" -lt $((all / 3)) ]
+check "--max-groups bounds memory (capped RSS < a third of all groups')" \
+	eval '[ "$capped" -lt $((all / 3)) ] && grep -q "^other,," capped.sum &&
+	      [ "$(grep -c "^group," all.sum)" -eq 200000 ]'
 done_testing
