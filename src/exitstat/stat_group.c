@@ -74,14 +74,6 @@ struct group *stat_group_at(const struct groups *g, size_t i)
 	return &g->chunk[i / GROUP_CHUNK][i % GROUP_CHUNK];
 }
 
-/* The bound the man page states: a group, its share of the index (at most
- * 4 slots of 4 bytes: the table doubles at half full), its pointer when
- * sorting or folding, and 16 bits of the Bloom filter. */
-size_t stat_group_bytes_per_group(void)
-{
-	return sizeof(struct group) + 4 * sizeof(uint32_t) + sizeof(struct group *) + 2;
-}
-
 static void make_key(enum group_by by, const struct exit_record *r, struct gkey *k)
 {
 	memset(k, 0, sizeof(*k));
