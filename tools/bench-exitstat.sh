@@ -10,9 +10,30 @@
 # records per second per core, and the ratio.
 #
 #   tools/bench-exitstat.sh [RECORDS [ROUNDS]]
+#
+# With --memory GROUPS [MAX_GROUPS]: exitstat -g tgid's peak RSS and time on
+# GROUPS records of distinct tgids (the real capture's row, streamed on a
+# pipe, so no file of that size is written), with --max-groups MAX_GROUPS
+# (default: exitstat's own default).
+#
+#   tools/bench-exitstat.sh --memory 5000000 [MAX_GROUPS]
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
+if [ "${1:-}" = --memory ]; then
+	[ -x "$TOP/exitstat" ] || { echo "bench-exitstat: $TOP/exitstat is not built: run make" >&2; exit 1; }
+	n=${2:?--memory GROUPS}
+	max=${3:+--max-groups $3}
+	res=$(mktemp /tmp/exitstat-mem.XXXXXX)
+	{ head -1 "$TOP/tests/data/real-v16.csv"
+	  grep -m1 '^pid,' "$TOP/tests/data/real-v16.csv" |
+		awk -F, -v OFS=, -v n="$n" '{ for (i = 1; i <= n; i++) { $2 = i; $3 = i; print } }'
+	} | /usr/bin/time -f '%M %e' -o "$res" "$TOP/exitstat" -g tgid -f csv $max >/dev/null 2>&1
+	read -r kib secs <"$res"
+	rm -f "$res"
+	echo "bench-exitstat: $n groups${max:+ ($max)}: peak RSS $((kib / 1024)) MiB, $secs s"
+	exit 0
+fi
 RECORDS=${1:-10000000}
 ROUNDS=${2:-2}
 T=$(mktemp -d /tmp/exitstat-bench.XXXXXX)

@@ -16,7 +16,7 @@
 
 enum {
 	OPT_COMM = 256, OPT_EXITCODE, OPT_SIGNALLED, OPT_SINCE, OPT_UNTIL,
-	OPT_SORT, OPT_REVERSE, OPT_TOP, OPT_LIST,
+	OPT_SORT, OPT_REVERSE, OPT_TOP, OPT_LIST, OPT_MAX_GROUPS,
 };
 
 /* -s, -r, -n and -l are exitgen's or exitsweep's (shape, rate, count,
@@ -28,6 +28,7 @@ static const struct opt_desc options[] = {
 	{ "reverse", OPT_REVERSE, NULL, "smallest first" },
 	{ "top", OPT_TOP, "N", "only the first N groups (TOTAL still counts all)" },
 	{ "percent", 'c', NULL, "exits, CPU and elapsed time also as a share of the total" },
+	{ "max-groups", OPT_MAX_GROUPS, "N", "hold at most N groups (default 1000000); past that the smaller half folds into an other row" },
 	{ "list", OPT_LIST, NULL, "list single exits (lastcomm style) instead of a summary" },
 	{ "format", 'f', "table|csv|jsonl", "aligned table (default) or exitmon-named CSV / JSON lines" },
 	{ "comm", OPT_COMM, "GLOB", "only commands matching GLOB" },
@@ -46,6 +47,8 @@ struct cfg {
 	struct report_opts rep;
 	struct select sel;
 	bool list;
+	size_t max_groups;
+	const char *summary_opt;	/* the last option that only a summary takes */
 	char **files;
 	int nfiles;
 };
@@ -92,6 +95,14 @@ static void parse_option(void *ctx, int key, const char *arg)
 	struct cfg *c = ctx;
 
 	switch (key) {
+	case 'g': case OPT_SORT: case OPT_REVERSE: case OPT_TOP: case 'c':
+	case OPT_MAX_GROUPS:
+		c->summary_opt = key == 'g' ? "-g" : key == 'c' ? "-c"
+			: key == OPT_SORT ? "--sort" : key == OPT_REVERSE ? "--reverse"
+			: key == OPT_TOP ? "--top" : "--max-groups";
+		break;
+	}
+	switch (key) {
 	case 'g': parse_group(arg, &c->by); break;
 	case OPT_SORT:
 		if (stat_group_stat_from_name(arg, &c->rep.sort) < 0)
@@ -105,6 +116,10 @@ static void parse_option(void *ctx, int key, const char *arg)
 					      "a count of 1 or more");
 		break;
 	case 'c': c->rep.percent = true; break;
+	case OPT_MAX_GROUPS:
+		c->max_groups = (size_t)opts_u64("max-groups", arg, 1, UINT32_MAX - 1,
+						 "a count of 1 to 4294967294");
+		break;
 	case OPT_LIST: c->list = true; break;
 	case 'f':
 		if (stat_report_fmt_from_name(arg, &c->rep.fmt) < 0)
@@ -137,6 +152,13 @@ static void parse_args(int argc, char **argv, struct cfg *c)
 
 	c->files = first < argc ? argv + first : stdin_only;
 	c->nfiles = first < argc ? argc - first : 1;
+	/* A listing is neither grouped nor sorted: say so, not ignore it. */
+	if (c->list && c->summary_opt)
+		usage_die("%s is for a summary; --list lists every selected exit "
+			  "in input order: drop one of the two", c->summary_opt);
+	if (c->sel.since_set && c->sel.until_set && c->sel.since >= c->sel.until)
+		warnmsg("--since is not before --until: no exit can be selected, "
+			"the %s will be empty", c->list ? "listing" : "summary");
 }
 
 static void on_record(void *arg, const struct exit_record *r,
@@ -168,6 +190,31 @@ static void read_note(const struct run *run, const struct in_counts *n)
 		(unsigned long long)run->g.total.exits,
 		(unsigned long long)run->g.tgid_rows,
 		(unsigned long long)run->g.total.implausible);
+}
+
+/* What the figures cannot show by themselves: groups folded to stay in
+ * bounded memory, sums that reached the largest 64-bit number. */
+static void limit_notes(const struct run *run)
+{
+	const struct groups *g = &run->g;
+	size_t partial = 0, saturated = 0;
+
+	for (size_t i = 0; i < g->n; i++) {
+		partial += !!(stat_group_at(g, i)->flags & G_PARTIAL);
+		saturated += !!(stat_group_at(g, i)->flags & G_SATURATED);
+	}
+	if (g->folded)
+		warnmsg("more groups than --max-groups %zu: %llu folded into the "
+			"other row (the smaller half by %s each time the table "
+			"filled); %zu groups marked partial came back after a fold "
+			"(their earlier exits are in other)", g->max,
+			(unsigned long long)g->folded,
+			stat_group_stat_name(g->fold_by), partial);
+	if (g->total.flags & G_SATURATED)
+		warnmsg("sums reached %llu, the largest a 64-bit figure holds, "
+			"and stopped there (in TOTAL%s and %zu groups): read "
+			"those figures as at least that", (unsigned long long)UINT64_MAX,
+			g->other.flags & G_SATURATED ? ", other" : "", saturated);
 }
 
 /* Every input in turn: the exit status, or its negative when no input
@@ -211,14 +258,15 @@ static int read_all(struct run *run, struct in_counts *n)
 
 int main(int argc, char **argv)
 {
-	struct cfg c = { .by = BY_COMM, .rep = { .sort = S_CPU_RUN } };
+	struct cfg c = { .by = BY_COMM, .rep = { .sort = S_CPU_RUN },
+			 .max_groups = GROUP_MAX_DEFAULT };
 	struct in_counts n = { 0 };
 	struct run run = { .cfg = &c };
 	int status;
 
 	log_init(argv[0]);
 	parse_args(argc, argv, &c);
-	if (stat_group_init(&run.g, c.by) < 0)
+	if (stat_group_init(&run.g, c.by, c.max_groups, c.rep.sort) < 0)
 		die(EXIT_RUNTIME, "out of memory");
 	if (c.list)
 		stat_report_list_header(stdout, c.rep.fmt);
@@ -231,6 +279,8 @@ int main(int argc, char **argv)
 	if (!c.list && stat_report_summary(stdout, &run.g, &c.rep) < 0)
 		die(EXIT_RUNTIME, "out of memory sorting %zu groups", run.g.n);
 	read_note(&run, &n);
+	if (!c.list)
+		limit_notes(&run);
 	stat_group_free(&run.g);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		die(EXIT_RUNTIME, "cannot write the output: %s", strerror(errno));

@@ -29,19 +29,49 @@ int stat_group_stat_from_name(const char *name, enum stat_id *out)
 	return -EINVAL;
 }
 
-int stat_group_init(struct groups *g, enum group_by by)
+static void sat_add(uint64_t *sum, uint64_t v, uint8_t *flags)
+{
+	if (__builtin_add_overflow(*sum, v, sum)) {
+		*sum = UINT64_MAX;
+		*flags |= G_SATURATED;
+	}
+}
+
+static void sat_max(uint64_t *m, uint64_t v)
+{
+	if (v > *m)
+		*m = v;
+}
+
+int stat_group_init(struct groups *g, enum group_by by, size_t max, enum stat_id fold_by)
 {
 	memset(g, 0, sizeof(*g));
+	if (max < 1 || max >= UINT32_MAX)
+		return -EINVAL;
 	g->by = by;
+	g->max = max;
+	g->fold_by = fold_by;
 	g->cap = 1024;
-	g->t = calloc(g->cap, sizeof(*g->t));
-	return g->t ? 0 : -ENOMEM;
+	g->idx = calloc(g->cap, sizeof(*g->idx));
+	return g->idx ? 0 : -ENOMEM;
 }
 
 void stat_group_free(struct groups *g)
 {
-	free(g->t);
-	g->t = NULL;
+	for (size_t i = 0; i < g->nchunks; i++)
+		free(g->chunk[i]);
+	free(g->chunk);
+	free(g->idx);
+	free(g->seen);
+	g->chunk = NULL;
+	g->idx = NULL;
+	g->seen = NULL;
+	g->nchunks = g->n = 0;
+}
+
+struct group *stat_group_at(const struct groups *g, size_t i)
+{
+	return &g->chunk[i / GROUP_CHUNK][i % GROUP_CHUNK];
 }
 
 static void make_key(enum group_by by, const struct exit_record *r, struct gkey *k)
@@ -69,7 +99,8 @@ static uint64_t key_hash(const struct gkey *k)
 	for (i = 0; i < k->len; i++)
 		h = (h ^ (unsigned char)k->comm[i]) * 1099511628211ull;
 	h ^= h >> 29;
-	return h * 0xbf58476d1ce4e5b9ull;
+	h *= 0xbf58476d1ce4e5b9ull;
+	return h ^ (h >> 32);
 }
 
 static bool key_eq(const struct gkey *x, const struct gkey *y)
@@ -78,29 +109,172 @@ static bool key_eq(const struct gkey *x, const struct gkey *y)
 	       memcmp(x->comm, y->comm, x->len) == 0;
 }
 
-static struct group *slot(struct group *t, size_t cap, const struct gkey *k)
+/* The index slot of k: the one holding it, or the empty one it would go to. */
+static uint32_t *slot(const struct groups *g, const struct gkey *k)
 {
-	size_t i = key_hash(k) & (cap - 1);
+	size_t i = key_hash(k) & (g->cap - 1);
 
-	while (t[i].used && !key_eq(&t[i].key, k))
-		i = (i + 1) & (cap - 1);
-	return &t[i];
+	while (g->idx[i] && !key_eq(&stat_group_at(g, g->idx[i] - 1)->key, k))
+		i = (i + 1) & (g->cap - 1);
+	return &g->idx[i];
 }
 
-static int grow(struct groups *g)
+static int reindex(struct groups *g, size_t cap)
 {
-	size_t cap = g->cap * 2, i;
-	struct group *t = calloc(cap, sizeof(*t));
+	uint32_t *idx = calloc(cap, sizeof(*idx));
 
-	if (!t)
+	if (!idx)
 		return -ENOMEM;
-	for (i = 0; i < g->cap; i++)
-		if (g->t[i].used)
-			*slot(t, cap, &g->t[i].key) = g->t[i];
-	free(g->t);
-	g->t = t;
+	free(g->idx);
+	g->idx = idx;
 	g->cap = cap;
+	for (size_t i = 0; i < g->n; i++)
+		*slot(g, &stat_group_at(g, i)->key) = (uint32_t)(i + 1);
 	return 0;
+}
+
+/* ---- the Bloom filter of folded keys (two probes) ---- */
+
+static uint64_t seen_probe(const struct groups *g, uint64_t h, int which)
+{
+	uint64_t p = which ? (h >> 32) * 0x9e3779b97f4a7c15ull + h : h;
+
+	return p & (g->seen_bits - 1);
+}
+
+static int seen_init(struct groups *g)
+{
+	size_t bits = 1 << 16;
+
+	while (bits < 16 * g->max && bits < ((size_t)1 << 32))
+		bits <<= 1;
+	g->seen = calloc(bits / 64, sizeof(uint64_t));
+	if (!g->seen)
+		return -ENOMEM;
+	g->seen_bits = bits;
+	return 0;
+}
+
+static void seen_add(struct groups *g, const struct gkey *k)
+{
+	uint64_t h = key_hash(k);
+
+	for (int w = 0; w < 2; w++) {
+		uint64_t b = seen_probe(g, h, w);
+
+		g->seen[b / 64] |= 1ull << (b % 64);
+	}
+}
+
+static bool seen_has(const struct groups *g, const struct gkey *k)
+{
+	uint64_t h = key_hash(k);
+
+	if (!g->seen)
+		return false;
+	for (int w = 0; w < 2; w++) {
+		uint64_t b = seen_probe(g, h, w);
+
+		if (!(g->seen[b / 64] & (1ull << (b % 64))))
+			return false;
+	}
+	return true;
+}
+
+/* ---- folding ---- */
+
+static void merge(struct group *into, const struct group *gr)
+{
+	sat_add(&into->exits, gr->exits, &into->flags);
+	sat_add(&into->cpu_us, gr->cpu_us, &into->flags);
+	sat_add(&into->cpu_run_ns, gr->cpu_run_ns, &into->flags);
+	sat_add(&into->elapsed_us, gr->elapsed_us, &into->flags);
+	sat_add(&into->implausible, gr->implausible, &into->flags);
+	sat_add(&into->read_bytes, gr->read_bytes, &into->flags);
+	sat_add(&into->write_bytes, gr->write_bytes, &into->flags);
+	sat_max(&into->rss_kb, gr->rss_kb);
+	for (int k = 0; k < 3; k++) {
+		sat_add(&into->delay[k], gr->delay[k], &into->flags);
+		sat_add(&into->count[k], gr->count[k], &into->flags);
+		sat_max(&into->max[k], gr->max[k]);
+	}
+	into->flags |= gr->flags & (G_SATURATED | 7 * G_HAVE_MAX);
+}
+
+/* The table is full: the smaller half by fold_by (ties by key, as the
+ * output sorts) goes into other, the rest moves down and is indexed anew. */
+static int fold_smaller_half(struct groups *g)
+{
+	struct group **v = stat_group_sorted(g, g->fold_by, false);
+	size_t keep = g->max / 2, i, j = 0;
+
+	if (!v)
+		return -ENOMEM;
+	if (!g->seen && seen_init(g) < 0) {
+		free(v);
+		return -ENOMEM;
+	}
+	for (i = keep; i < g->n; i++) {
+		merge(&g->other, v[i]);
+		seen_add(g, &v[i]->key);
+		v[i]->exits = 0;	/* marks it folded: every group has an exit */
+		g->folded++;
+	}
+	free(v);
+	for (i = 0; i < g->n; i++) {
+		struct group *gr = stat_group_at(g, i);
+
+		if (!gr->exits)
+			continue;
+		if (i != j)
+			*stat_group_at(g, j) = *gr;
+		j++;
+	}
+	g->n = j;
+	return reindex(g, g->cap);
+}
+
+static int add_chunk(struct groups *g)
+{
+	struct group **c = realloc(g->chunk, (g->nchunks + 1) * sizeof(*c));
+
+	if (!c)
+		return -ENOMEM;
+	g->chunk = c;
+	c[g->nchunks] = malloc(GROUP_CHUNK * sizeof(struct group));
+	if (!c[g->nchunks])
+		return -ENOMEM;
+	g->nchunks++;
+	return 0;
+}
+
+/* The group of key k, made (and the table folded or grown) if need be. */
+static struct group *find_or_make(struct groups *g, const struct gkey *k)
+{
+	uint32_t *s = slot(g, k);
+	struct group *gr;
+
+	if (*s)
+		return stat_group_at(g, *s - 1);
+	if (g->n >= g->max) {
+		if (fold_smaller_half(g) < 0)
+			return NULL;
+		s = slot(g, k);
+	}
+	if ((g->n + 1) * 2 > g->cap) {
+		if (reindex(g, g->cap * 2) < 0)
+			return NULL;
+		s = slot(g, k);
+	}
+	if (g->n == g->nchunks * GROUP_CHUNK && add_chunk(g) < 0)
+		return NULL;
+	gr = stat_group_at(g, g->n);
+	memset(gr, 0, sizeof(*gr));
+	gr->key = *k;
+	if (seen_has(g, k))
+		gr->flags |= G_PARTIAL;
+	*s = (uint32_t)++g->n;
+	return gr;
 }
 
 static const enum rec_field delay_f[3][3] = {
@@ -113,25 +287,29 @@ static const enum rec_field delay_f[3][3] = {
  * collector's rule) are kept out of every delay figure and counted. */
 static void fold(struct group *gr, const struct exit_record *r, bool implausible)
 {
-	gr->exits++;
-	gr->cpu_us += rec_get(r, F_UTIME) + rec_get(r, F_STIME);
-	gr->cpu_run_ns += rec_get(r, F_CPU_RUN_VIRTUAL_TOTAL);
-	gr->elapsed_us += rec_get(r, F_ETIME);
-	gr->read_bytes += rec_get(r, F_READ_BYTES);
-	gr->write_bytes += rec_get(r, F_WRITE_BYTES);
-	if (rec_get(r, F_HIWATER_RSS) > gr->rss_kb)
-		gr->rss_kb = rec_get(r, F_HIWATER_RSS);
+	uint64_t cpu = rec_get(r, F_UTIME);
+
+	if (__builtin_add_overflow(cpu, rec_get(r, F_STIME), &cpu)) {
+		cpu = UINT64_MAX;
+		gr->flags |= G_SATURATED;
+	}
+	sat_add(&gr->exits, 1, &gr->flags);
+	sat_add(&gr->cpu_us, cpu, &gr->flags);
+	sat_add(&gr->cpu_run_ns, rec_get(r, F_CPU_RUN_VIRTUAL_TOTAL), &gr->flags);
+	sat_add(&gr->elapsed_us, rec_get(r, F_ETIME), &gr->flags);
+	sat_add(&gr->read_bytes, rec_get(r, F_READ_BYTES), &gr->flags);
+	sat_add(&gr->write_bytes, rec_get(r, F_WRITE_BYTES), &gr->flags);
+	sat_max(&gr->rss_kb, rec_get(r, F_HIWATER_RSS));
 	if (implausible) {
-		gr->implausible++;
+		sat_add(&gr->implausible, 1, &gr->flags);
 		return;
 	}
 	for (int k = 0; k < 3; k++) {
-		gr->delay[k] += rec_get(r, delay_f[k][0]);
-		gr->count[k] += rec_get(r, delay_f[k][1]);
+		sat_add(&gr->delay[k], rec_get(r, delay_f[k][0]), &gr->flags);
+		sat_add(&gr->count[k], rec_get(r, delay_f[k][1]), &gr->flags);
 		if (rec_has(r, delay_f[k][2])) {
-			gr->have_max[k] = true;
-			if (rec_get(r, delay_f[k][2]) > gr->max[k])
-				gr->max[k] = rec_get(r, delay_f[k][2]);
+			gr->flags |= G_HAVE_MAX << k;
+			sat_max(&gr->max[k], rec_get(r, delay_f[k][2]));
 		}
 	}
 }
@@ -146,15 +324,10 @@ int stat_group_add(struct groups *g, const struct exit_record *r)
 		g->tgid_rows++;
 		return 0;
 	}
-	if (g->n * 2 >= g->cap && grow(g) < 0)
-		return -ENOMEM;
 	make_key(g->by, r, &k);
-	gr = slot(g->t, g->cap, &k);
-	if (!gr->used) {
-		gr->used = true;
-		gr->key = k;
-		g->n++;
-	}
+	gr = find_or_make(g, &k);
+	if (!gr)
+		return -ENOMEM;
 	bad = record_implausible(r);
 	fold(gr, r, bad);
 	fold(&g->total, r, bad);
@@ -178,7 +351,7 @@ bool stat_group_value(const struct group *gr, enum stat_id s, uint64_t *v)
 		return gr->count[k] != 0;
 	case S_CPU_MAX: case S_BLKIO_MAX: case S_SWAPIN_MAX:
 		*v = gr->max[k];
-		return gr->have_max[k];
+		return gr->flags & (G_HAVE_MAX << k);
 	case S_READ: *v = gr->read_bytes; return true;
 	case S_WRITE: *v = gr->write_bytes; return true;
 	case S_RSS: *v = gr->rss_kb; return true;
@@ -223,9 +396,8 @@ struct group **stat_group_sorted(const struct groups *g, enum stat_id s, bool as
 
 	if (!v)
 		return NULL;
-	for (i = 0; i < g->cap; i++)
-		if (g->t[i].used)
-			v[k++] = &g->t[i];
+	for (i = 0; i < g->n; i++)
+		v[k++] = stat_group_at(g, i);
 	sort_stat = s;
 	sort_up = ascending;
 	qsort(v, k, sizeof(*v), cmp_groups);

@@ -1,10 +1,20 @@
 /* Summaries: records folded into one line per group (comm, uid, tgid or
- * executable), in a hash table whose size follows the number of groups,
- * never the number of records.
+ * executable).  Memory follows the number of groups, never the number of
+ * records, and is bounded: at most max groups are held (dense, in chunks,
+ * behind a table of 32-bit indexes); when a new group would exceed that,
+ * the smaller half by the sort column is folded into one "other" group.
+ * A group whose key was folded before and comes back starts again and is
+ * marked partial (its earlier records are in other); a fixed-size Bloom
+ * filter of folded keys says so, erring only towards "partial".  Per group
+ * held: the struct (200 bytes), at most 4 index slots (the index doubles at
+ * half full), a pointer when sorting or folding, 16 Bloom bits: 226 bytes,
+ * the bound exitstat(1) states.
  *
  * Counting rule: only pid rows are summed.  A tgid row adds up the threads
  * of a group whose pid rows are already in the input, so summing it too
- * would count every thread twice; tgid rows are counted, not summed. */
+ * would count every thread twice; tgid rows are counted, not summed.
+ *
+ * Sums saturate at UINT64_MAX (never wrap) and the group says so. */
 #ifndef EXITSTAT_STAT_GROUP_H
 #define EXITSTAT_STAT_GROUP_H
 
@@ -32,27 +42,46 @@ struct gkey {
 	char comm[TS_COMM_LEN];
 };
 
+enum {
+	G_HAVE_MAX = 1,		/* << k: a record carried delay max k */
+	G_PARTIAL = 8,		/* its key was folded into other before */
+	G_SATURATED = 16,	/* a sum reached UINT64_MAX and stopped */
+};
+
 struct group {
 	struct gkey key;
-	bool used;
+	uint8_t flags;
 	uint64_t exits, cpu_us, cpu_run_ns, elapsed_us, implausible;
 	uint64_t delay[3], count[3], max[3];	/* cpu, blkio, swapin */
-	bool have_max[3];
 	uint64_t read_bytes, write_bytes, rss_kb;
 };
 
+#define GROUP_CHUNK 4096	/* groups per allocation */
+#define GROUP_MAX_DEFAULT 1000000
+
 struct groups {
 	enum group_by by;
-	struct group *t;
-	size_t cap, n;
-	struct group total;
+	enum stat_id fold_by;	/* what "smaller" means when folding */
+	size_t max;		/* groups held at most */
+	struct group **chunk;	/* group i: chunk[i / GROUP_CHUNK][i % GROUP_CHUNK] */
+	size_t nchunks;
+	uint32_t *idx;		/* open addressing: group index + 1, 0 empty */
+	size_t cap, n;		/* idx slots (a power of two, >= 2n), groups */
+	uint64_t *seen;		/* Bloom filter of folded keys */
+	size_t seen_bits;	/* a power of two */
+	struct group total, other;
+	uint64_t folded;	/* groups folded into other (a key may count twice) */
 	uint64_t tgid_rows;
 };
 
-int stat_group_init(struct groups *g, enum group_by by);
+/* max: groups held at most (1 to UINT32_MAX - 1); fold_by: the column
+ * whose smaller values fold first.  -ENOMEM, -EINVAL. */
+int stat_group_init(struct groups *g, enum group_by by, size_t max, enum stat_id fold_by);
 void stat_group_free(struct groups *g);
 /* Fold one pid row in (tgid rows: counted only).  -ENOMEM. */
 int stat_group_add(struct groups *g, const struct exit_record *r);
+/* Group i, i < g->n. */
+struct group *stat_group_at(const struct groups *g, size_t i);
 
 const char *stat_group_stat_name(enum stat_id s);
 int stat_group_stat_from_name(const char *name, enum stat_id *out);

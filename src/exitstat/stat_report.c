@@ -3,12 +3,15 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "format.h"
+#include "stat_user.h"
+
+/* Names for the table's user column and the listing, one lookup per uid. */
+static struct stat_users users;
 
 /* How the table shows each statistic to people: a header with the unit
  * and a divisor; CSV and JSON carry the exact integer under
@@ -57,15 +60,31 @@ int stat_report_fmt_from_name(const char *s, enum report_fmt *out)
 	return -EINVAL;
 }
 
+/* What a summary row is: the first CSV column and JSON key, so that no
+ * group (not even a command named TOTAL) can pass for the total. */
+static const char *row_kind(const struct groups *g, const struct group *gr)
+{
+	if (gr == &g->total)
+		return "total";
+	if (gr == &g->other)
+		return "other";
+	return gr->flags & G_PARTIAL ? "partial" : "group";
+}
+
+static bool is_group(const struct groups *g, const struct group *gr)
+{
+	return gr != &g->total && gr != &g->other;
+}
+
 /* The group's key as people read it (user names resolved) or as CSV/JSON
- * carry it (escaped by format.c's rules; uid as a number). */
+ * carry it (escaped by format.c's rules; uid as a number).  The total and
+ * other rows: their label in the table, empty in CSV, null in JSON. */
 static void key_text(const struct groups *g, const struct group *gr,
 		     enum report_fmt fmt, char *buf, size_t cap)
 {
-	struct passwd *pw;
-
-	if (gr == &g->total) {
-		snprintf(buf, cap, fmt == REP_JSONL ? "\"TOTAL\"" : "TOTAL");
+	if (!is_group(g, gr)) {
+		snprintf(buf, cap, "%s", fmt == REP_JSONL ? "null" : fmt == REP_CSV ? ""
+			 : gr == &g->total ? "TOTAL" : "other");
 		return;
 	}
 	switch (g->by) {
@@ -74,9 +93,8 @@ static void key_text(const struct groups *g, const struct group *gr,
 				: FMT_TEXT, gr->key.comm, gr->key.len, buf, cap);
 		break;
 	case BY_UID:
-		pw = fmt == REP_TABLE ? getpwuid((uid_t)gr->key.a) : NULL;
-		if (pw)
-			snprintf(buf, cap, "%s", pw->pw_name);
+		if (fmt == REP_TABLE)
+			snprintf(buf, cap, "%s", stat_user_name(&users, (uint32_t)gr->key.a));
 		else
 			snprintf(buf, cap, "%" PRIu64, gr->key.a);
 		break;
@@ -100,14 +118,25 @@ static void pct(FILE *out, uint64_t v, uint64_t total, enum report_fmt fmt)
 		fprintf(out, fmt == REP_CSV ? ",%.2f" : "%.2f", p);
 }
 
-static void table_head(FILE *out, const struct groups *g, const struct report_opts *o)
+static int table_head(FILE *out, const struct groups *g, const struct report_opts *o)
 {
-	fprintf(out, "%-16s", g->by == BY_UID ? "user" : key_names[g->by]);
+	int w = fprintf(out, "%-16s", g->by == BY_UID ? "user" : key_names[g->by]);
+
 	for (int s = 0; s < S__COUNT; s++) {
-		fprintf(out, " %*s", s == S_EXITS ? 9 : 11, shown[s].head);
+		w += fprintf(out, " %*s", s == S_EXITS ? 9 : 11, shown[s].head);
 		if (o->percent && has_percent((enum stat_id)s))
-			fprintf(out, " %6s", "%");
+			w += fprintf(out, " %6s", "%");
 	}
+	fputc('\n', out);
+	return w;
+}
+
+/* The line between the groups and the other and TOTAL lines: no group's
+ * line can look like it (a group's line always carries its figures). */
+static void table_rule(FILE *out, int width)
+{
+	for (int i = 0; i < width; i++)
+		fputc('=', out);
 	fputc('\n', out);
 }
 
@@ -131,12 +160,12 @@ static void table_row(FILE *out, const struct groups *g, const struct group *gr,
 			pct(out, v, t, REP_TABLE);
 		}
 	}
-	fputc('\n', out);
+	fputs(gr->flags & G_PARTIAL ? "  partial\n" : "\n", out);
 }
 
 static void csv_head(FILE *out, const struct groups *g, const struct report_opts *o)
 {
-	fputs(key_names[g->by], out);
+	fprintf(out, "row,%s", key_names[g->by]);
 	for (int s = 0; s < S__COUNT; s++) {
 		fprintf(out, ",%s", stat_group_stat_name((enum stat_id)s));
 		if (o->percent && has_percent((enum stat_id)s))
@@ -153,9 +182,10 @@ static void data_row(FILE *out, const struct groups *g, const struct group *gr,
 
 	key_text(g, gr, o->fmt, key, sizeof(key));
 	if (json)
-		fprintf(out, "{\"%s\":%s", key_names[g->by], key);
+		fprintf(out, "{\"row\":\"%s\",\"%s\":%s", row_kind(g, gr),
+			key_names[g->by], key);
 	else
-		fputs(key, out);
+		fprintf(out, "%s,%s", row_kind(g, gr), key);
 	for (int s = 0; s < S__COUNT; s++) {
 		uint64_t v, t = 0;
 		bool have = stat_group_value(gr, (enum stat_id)s, &v);
@@ -179,27 +209,34 @@ static void data_row(FILE *out, const struct groups *g, const struct group *gr,
 	fputs(json ? "}\n" : "\n", out);
 }
 
+static void summary_row(FILE *out, const struct groups *g, const struct group *gr,
+			const struct report_opts *o)
+{
+	if (o->fmt == REP_TABLE)
+		table_row(out, g, gr, o);
+	else
+		data_row(out, g, gr, o);
+}
+
 int stat_report_summary(FILE *out, const struct groups *g, const struct report_opts *o)
 {
 	struct group **v = stat_group_sorted(g, o->sort, o->ascending);
 	size_t i, n = o->top && o->top < g->n ? o->top : g->n;
+	int width = 0;
 
 	if (!v)
 		return -ENOMEM;
 	if (o->fmt == REP_TABLE)
-		table_head(out, g, o);
+		width = table_head(out, g, o);
 	else if (o->fmt == REP_CSV)
 		csv_head(out, g, o);
-	for (i = 0; i < n; i++) {
-		if (o->fmt == REP_TABLE)
-			table_row(out, g, v[i], o);
-		else
-			data_row(out, g, v[i], o);
-	}
+	for (i = 0; i < n; i++)
+		summary_row(out, g, v[i], o);
 	if (o->fmt == REP_TABLE)
-		table_row(out, g, &g->total, o);
-	else
-		data_row(out, g, &g->total, o);
+		table_rule(out, width);
+	if (g->folded)
+		summary_row(out, g, &g->other, o);
+	summary_row(out, g, &g->total, o);
 	free(v);
 	return 0;
 }
@@ -232,12 +269,12 @@ static void list_flags(const struct exit_record *r, char *f)
 
 void stat_report_list_record(FILE *out, enum report_fmt fmt, const struct exit_record *r)
 {
-	char buf[FORMAT_MAX_LINE], user[32], fl[8], when[32] = "-";
+	char buf[FORMAT_MAX_LINE], fl[8], when[32] = "-";
 	uint64_t bt = rec_has(r, F_BTIME64) ? rec_get(r, F_BTIME64) : rec_get(r, F_BTIME);
 	time_t end = (time_t)(bt + rec_get(r, F_ETIME) / 1000000);
-	struct passwd *pw = getpwuid((uid_t)rec_get(r, F_UID));
 	struct tm tm;
 
+	/* CSV and JSON carry the uid only: no name is looked up for them. */
 	if (fmt != REP_TABLE) {
 		if (format_record(fmt == REP_CSV ? FMT_CSV : FMT_JSONL, r, buf,
 				  sizeof(buf)) < sizeof(buf))
@@ -245,15 +282,11 @@ void stat_report_list_record(FILE *out, enum report_fmt fmt, const struct exit_r
 		return;
 	}
 	format_comm(FMT_TEXT, r->comm, r->comm_len, buf, sizeof(buf));
-	if (pw)
-		snprintf(user, sizeof(user), "%s", pw->pw_name);
-	else
-		snprintf(user, sizeof(user), "%" PRIu64, rec_get(r, F_UID));
 	list_flags(r, fl);
 	if (bt && localtime_r(&end, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
 	fprintf(out, "%-16s %-2s %-10s %8" PRIu64 " %10.2f %10.2f  %s\n", buf, fl,
-		user, rec_get(r, F_EXITCODE),
+		stat_user_name(&users, (uint32_t)rec_get(r, F_UID)), rec_get(r, F_EXITCODE),
 		(double)(rec_get(r, F_UTIME) + rec_get(r, F_STIME)) / 1e6,
 		(double)rec_get(r, F_ETIME) / 1e6, when);
 }

@@ -38,29 +38,77 @@ bool stat_select_match(const struct select *s, const struct exit_record *r,
 	return true;
 }
 
-int stat_select_parse_time(const char *s, int64_t *out)
+/* s has exactly the shape of tmpl: 'd' a digit, any other byte itself. */
+static bool shaped(const char *s, const char *tmpl)
+{
+	for (; *tmpl; s++, tmpl++) {
+		if (*tmpl == 'd' ? (*s < '0' || *s > '9') : *s != *tmpl)
+			return false;
+	}
+	return *s == '\0';
+}
+
+static int num(const char *s, int len)
+{
+	int v = 0;
+
+	while (len-- > 0)
+		v = v * 10 + (*s++ - '0');
+	return v;
+}
+
+/* Local "YYYY-MM-DD[ HH:MM[:SS]]" (or T for the space), exactly: no blank
+ * before or after, no day the month does not have (mktime would quietly
+ * make 2026-02-30 into March 2nd). */
+static int parse_local(const char *s, int64_t *out)
 {
 	static const char *const forms[] = {
-		"%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M",
-		"%Y-%m-%d",
+		"dddd-dd-dd", "dddd-dd-dd dd:dd", "dddd-dd-dd dd:dd:dd",
 	};
+	char buf[32];
+	struct tm tm, want;
+	size_t len = strlen(s);
+	bool ok = false;
+
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, len + 1);
+	if (len > 10 && buf[10] == 'T')
+		buf[10] = ' ';
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
+		ok = ok || shaped(buf, forms[i]);
+	if (!ok)
+		return -EINVAL;
+	memset(&tm, 0, sizeof(tm));
+	tm.tm_year = num(buf, 4) - 1900;
+	tm.tm_mon = num(buf + 5, 2) - 1;
+	tm.tm_mday = num(buf + 8, 2);
+	if (len > 10) {
+		tm.tm_hour = num(buf + 11, 2);
+		tm.tm_min = num(buf + 14, 2);
+	}
+	if (len > 16)
+		tm.tm_sec = num(buf + 17, 2);
+	if (tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 59)
+		return -EINVAL;
+	tm.tm_isdst = -1;
+	want = tm;
+	*out = (int64_t)mktime(&tm);
+	/* A day past the month's end comes back as another date. */
+	if (tm.tm_year != want.tm_year || tm.tm_mon != want.tm_mon ||
+	    tm.tm_mday != want.tm_mday)
+		return -EINVAL;
+	return 0;
+}
+
+int stat_select_parse_time(const char *s, int64_t *out)
+{
 	uint64_t v;
 
+	/* parse_u64 refuses blanks, signs and trailing junk. */
 	if (parse_u64(s[0] == '@' ? s + 1 : s, 0, INT64_MAX, &v) == 0) {
 		*out = (int64_t)v;
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
-		struct tm tm;
-		const char *end;
-
-		memset(&tm, 0, sizeof(tm));
-		end = strptime(s, forms[i], &tm);
-		if (end && *end == '\0') {
-			tm.tm_isdst = -1;
-			*out = (int64_t)mktime(&tm);
-			return 0;
-		}
-	}
-	return -EINVAL;
+	return parse_local(s, out);
 }

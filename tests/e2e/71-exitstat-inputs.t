@@ -30,7 +30,7 @@ gzip -c "$D/real-v16.csv" >exits.csv.2.gz
 "$EXITSTAT" -f csv exits.csv* >rot.sum 2>rot.err
 check "rotated files: three times the records" grep -q "102 records read" rot.err
 check "rotated files: three times the exits" \
-	[ "$(grep ^TOTAL, rot.sum | cut -d, -f2)" -eq $((3 * $(grep ^TOTAL, base.sum | cut -d, -f2))) ]
+	[ "$(grep ^total,, rot.sum | cut -d, -f3)" -eq $((3 * $(grep ^total,, base.sum | cut -d, -f3))) ]
 
 # A truncated last line: reported, not counted.
 head -c -20 "$D/real-v16.csv" >trunc.csv

@@ -4,6 +4,7 @@
  * growth, and sorting. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,10 +31,12 @@ static struct exit_record rec(const char *comm, uint64_t utime, uint64_t stime,
 
 static const struct group *find(const struct groups *g, const char *comm)
 {
-	for (size_t i = 0; i < g->cap; i++)
-		if (g->t[i].used && g->t[i].key.len == strlen(comm) &&
-		    !memcmp(g->t[i].key.comm, comm, g->t[i].key.len))
-			return &g->t[i];
+	for (size_t i = 0; i < g->n; i++) {
+		const struct group *gr = stat_group_at(g, i);
+
+		if (gr->key.len == strlen(comm) && !memcmp(gr->key.comm, comm, gr->key.len))
+			return gr;
+	}
 	return NULL;
 }
 
@@ -55,7 +58,7 @@ static void test_sums_and_tgid_rows(void **state)
 
 	(void)state;
 	tg.type = REC_TGID;
-	assert_int_equal(stat_group_init(&g, BY_COMM), 0);
+	assert_int_equal(stat_group_init(&g, BY_COMM, GROUP_MAX_DEFAULT, S_CPU_RUN), 0);
 	rec_set(&a, F_CPU_DELAY_MAX, 2500);
 	rec_set(&a, F_HIWATER_RSS, 4000);
 	rec_set(&b, F_HIWATER_RSS, 9000);
@@ -96,7 +99,7 @@ static void test_implausible(void **state)
 	(void)state;
 	rec_set(&bad, F_BLKIO_DELAY_TOTAL, 3600ull * 1000000000);	/* 1 h in 1 s */
 	rec_set(&bad, F_BLKIO_COUNT, 1);
-	assert_int_equal(stat_group_init(&g, BY_COMM), 0);
+	assert_int_equal(stat_group_init(&g, BY_COMM, GROUP_MAX_DEFAULT, S_CPU_RUN), 0);
 	stat_group_add(&g, &ok);
 	stat_group_add(&g, &bad);
 	assert_int_equal(val(find(&g, "io"), S_EXITS), 2);
@@ -116,7 +119,7 @@ static void test_keys(void **state)
 	(void)state;
 	rec_set(&a, F_UID, 1000);
 	rec_set(&b, F_UID, 1000);
-	assert_int_equal(stat_group_init(&g, BY_UID), 0);
+	assert_int_equal(stat_group_init(&g, BY_UID, GROUP_MAX_DEFAULT, S_CPU_RUN), 0);
 	stat_group_add(&g, &a);
 	stat_group_add(&g, &b);
 	assert_int_equal(g.n, 1);
@@ -126,7 +129,7 @@ static void test_keys(void **state)
 	rec_set(&a, F_EXE_INODE, 77);
 	rec_set(&b, F_EXE_DEV, 8);
 	rec_set(&b, F_EXE_INODE, 78);
-	assert_int_equal(stat_group_init(&g, BY_EXE), 0);
+	assert_int_equal(stat_group_init(&g, BY_EXE, GROUP_MAX_DEFAULT, S_CPU_RUN), 0);
 	stat_group_add(&g, &a);
 	stat_group_add(&g, &b);
 	stat_group_add(&g, &a);
@@ -136,7 +139,7 @@ static void test_keys(void **state)
 	/* tgid: the pid row's ac_tgid. */
 	rec_set(&a, F_TGID, 50);
 	rec_set(&b, F_TGID, 50);
-	assert_int_equal(stat_group_init(&g, BY_TGID), 0);
+	assert_int_equal(stat_group_init(&g, BY_TGID, GROUP_MAX_DEFAULT, S_CPU_RUN), 0);
 	stat_group_add(&g, &a);
 	stat_group_add(&g, &b);
 	assert_int_equal(g.n, 1);
@@ -150,7 +153,7 @@ static void test_growth(void **state)
 	char name[16];
 
 	(void)state;
-	assert_int_equal(stat_group_init(&g, BY_COMM), 0);
+	assert_int_equal(stat_group_init(&g, BY_COMM, GROUP_MAX_DEFAULT, S_CPU_RUN), 0);
 	for (int k = 0; k < 2; k++)
 		for (int i = 0; i < 5000; i++) {
 			struct exit_record r;
@@ -161,6 +164,7 @@ static void test_growth(void **state)
 		}
 	assert_int_equal(g.n, 5000);
 	assert_true(g.cap >= 2 * g.n);
+	assert_int_equal(g.folded, 0);
 	assert_int_equal(val(find(&g, "t4999"), S_EXITS), 2);
 	assert_int_equal(val(find(&g, "t4999"), S_CPU), 2 * 4999);
 	assert_int_equal(val(&g.total, S_EXITS), 10000);
@@ -177,7 +181,7 @@ static void test_sort(void **state)
 	enum stat_id s;
 
 	(void)state;
-	assert_int_equal(stat_group_init(&g, BY_COMM), 0);
+	assert_int_equal(stat_group_init(&g, BY_COMM, GROUP_MAX_DEFAULT, S_CPU_RUN), 0);
 	for (int i = 0; i < 4; i++) {
 		r = rec(names[i], cpu[i], 0, i == 3 ? 0 : 10, i == 3 ? 0 : 1);
 		stat_group_add(&g, &r);
@@ -209,6 +213,96 @@ static void test_sort(void **state)
 	stat_group_free(&g);
 }
 
+/* Sums stop at UINT64_MAX instead of wrapping (18446744073709551615 + 2
+ * once gave 1), and the group and the total say so. */
+static void test_saturation(void **state)
+{
+	struct groups g;
+	struct exit_record a = rec("big", 0, 0, 0, 0), b = rec("big", 0, 0, 0, 0),
+			   c = rec("small", 1, 0, 0, 0);
+
+	(void)state;
+	rec_set(&a, F_CPU_RUN_VIRTUAL_TOTAL, UINT64_MAX);
+	rec_set(&b, F_CPU_RUN_VIRTUAL_TOTAL, 2);
+	rec_set(&b, F_UTIME, UINT64_MAX);
+	rec_set(&b, F_STIME, 5);	/* utime + stime itself overflows */
+	assert_int_equal(stat_group_init(&g, BY_COMM, GROUP_MAX_DEFAULT, S_CPU_RUN), 0);
+	stat_group_add(&g, &a);
+	stat_group_add(&g, &b);
+	stat_group_add(&g, &c);
+	assert_true(val(find(&g, "big"), S_CPU_RUN) == UINT64_MAX);
+	assert_true(val(find(&g, "big"), S_CPU) == UINT64_MAX);
+	assert_true(find(&g, "big")->flags & G_SATURATED);
+	assert_false(find(&g, "small")->flags & G_SATURATED);
+	assert_int_equal(val(find(&g, "small"), S_CPU), 1);
+	assert_true(val(&g.total, S_CPU_RUN) == UINT64_MAX);
+	assert_true(g.total.flags & G_SATURATED);
+	assert_int_equal(val(&g.total, S_EXITS), 3);
+	stat_group_free(&g);
+}
+
+/* At most max groups: a new group past that folds the smaller half (by
+ * the fold column) into other; nothing is lost from the total, groups and
+ * other add up to it, and a key that comes back is marked partial. */
+static void test_fold_bound(void **state)
+{
+	struct groups g;
+	struct exit_record r;
+	char name[16];
+	uint64_t sum_exits, sum_cpu;
+
+	(void)state;
+	assert_int_equal(stat_group_init(&g, BY_COMM, 10, S_CPU), 0);
+	for (int i = 0; i < 1000; i++) {
+		/* c0..c3 are the big ones, seen again and again; the
+		 * others are seen once. */
+		bool big = i % 50 < 4;
+
+		snprintf(name, sizeof(name), "c%d", big ? i % 50 : i);
+		r = rec(name, big ? 1000 : 1, 0, 0, 0);
+		assert_int_equal(stat_group_add(&g, &r), 0);
+		assert_true(g.n <= 10);
+	}
+	assert_true(g.folded > 0);
+	sum_exits = val(&g.other, S_EXITS);
+	sum_cpu = val(&g.other, S_CPU);
+	for (size_t i = 0; i < g.n; i++) {
+		sum_exits += val(stat_group_at(&g, i), S_EXITS);
+		sum_cpu += val(stat_group_at(&g, i), S_CPU);
+	}
+	assert_int_equal(val(&g.total, S_EXITS), 1000);
+	assert_int_equal(sum_exits, 1000);
+	assert_int_equal(sum_cpu, val(&g.total, S_CPU));
+	/* The big ones were never folded: complete, not partial. */
+	for (int i = 0; i < 4; i++) {
+		snprintf(name, sizeof(name), "c%d", i);
+		assert_non_null(find(&g, name));
+		assert_int_equal(val(find(&g, name), S_EXITS), 20);
+		assert_false(find(&g, name)->flags & G_PARTIAL);
+	}
+	stat_group_free(&g);
+
+	/* A small key folded, then back: partial. */
+	assert_int_equal(stat_group_init(&g, BY_COMM, 2, S_CPU), 0);
+	r = rec("big", 100, 0, 0, 0);
+	stat_group_add(&g, &r);
+	r = rec("tiny", 1, 0, 0, 0);
+	stat_group_add(&g, &r);
+	r = rec("new", 50, 0, 0, 0);	/* full: tiny folds */
+	stat_group_add(&g, &r);
+	assert_int_equal(g.folded, 1);
+	assert_null(find(&g, "tiny"));
+	assert_int_equal(val(&g.other, S_CPU), 1);
+	r = rec("tiny", 1, 0, 0, 0);	/* full again: new folds, tiny returns */
+	stat_group_add(&g, &r);
+	assert_non_null(find(&g, "tiny"));
+	assert_true(find(&g, "tiny")->flags & G_PARTIAL);
+	assert_false(find(&g, "big")->flags & G_PARTIAL);
+	assert_int_equal(val(&g.total, S_EXITS), 4);
+	stat_group_free(&g);
+	assert_int_equal(stat_group_init(&g, BY_COMM, 0, S_CPU), -22);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,6 +311,8 @@ int main(void)
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_growth),
 		cmocka_unit_test(test_sort),
+		cmocka_unit_test(test_saturation),
+		cmocka_unit_test(test_fold_bound),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -103,6 +103,25 @@ static void test_time_syntax(void **state)
 	assert_int_equal(stat_select_parse_time("2023-11-14 x", &t), -22);
 	assert_int_equal(stat_select_parse_time("@", &t), -22);
 	assert_int_equal(stat_select_parse_time("", &t), -22);
+	/* Days the month does not have, and fields out of range: refused,
+	 * not rolled into the next month. */
+	assert_int_equal(stat_select_parse_time("2026-02-30", &t), -22);
+	assert_int_equal(stat_select_parse_time("2026-02-29", &t), -22);
+	assert_int_equal(stat_select_parse_time("2024-02-29", &t), 0);
+	assert_int_equal(stat_select_parse_time("2026-04-31", &t), -22);
+	assert_int_equal(stat_select_parse_time("2026-13-01", &t), -22);
+	assert_int_equal(stat_select_parse_time("2026-00-10", &t), -22);
+	assert_int_equal(stat_select_parse_time("2026-01-00", &t), -22);
+	assert_int_equal(stat_select_parse_time("2026-01-01 24:00", &t), -22);
+	assert_int_equal(stat_select_parse_time("2026-01-01 10:60", &t), -22);
+	assert_int_equal(stat_select_parse_time("2026-01-01 10:00:60", &t), -22);
+	/* Blanks: none before, none after, none doubled. */
+	assert_int_equal(stat_select_parse_time(" 2026-01-01", &t), -22);
+	assert_int_equal(stat_select_parse_time("2026-01-01 ", &t), -22);
+	assert_int_equal(stat_select_parse_time("2026-01-01  10:00", &t), -22);
+	assert_int_equal(stat_select_parse_time(" @1700000000", &t), -22);
+	assert_int_equal(stat_select_parse_time("@1700000000 ", &t), -22);
+	assert_int_equal(stat_select_parse_time("2026-1-1", &t), -22);
 }
 
 int main(void)
