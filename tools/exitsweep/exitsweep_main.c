@@ -15,6 +15,7 @@
 #include "log.h"
 #include "clock.h"
 #include "opts.h"
+#include "safeopen.h"
 #include "sweep.h"
 #include "sweep_analyze.h"
 #include "sweep_compare.h"
@@ -412,14 +413,22 @@ static void locate_programs(struct sweep_config *cfg)
 			  "exitmon");
 }
 
-/* An output file must be creatable before an hour of measuring. */
+/* An output file must be creatable, by the one safe open, before an hour
+ * of measuring: the same check for every output (gnuplot's too). */
 static void check_output(const char *opt, const char *path)
 {
 	char dir[PATH_MAX];
 	char *slash;
+	int r;
 
-	if (!path)
+	if (!path || (r = safe_check_create(path)) == 0)
 		return;
+	if (r == -EISDIR)
+		die(EXIT_OUTPUT, "--%s %s: it is a directory; give a file name",
+		    opt, path);
+	if (r == -SAFE_EUNSAFELINK || r == -SAFE_EFOREIGN)
+		die(EXIT_OUTPUT, "--%s %s: %s; choose another path", opt, path,
+		    safe_strerror(-r));
 	snprintf(dir, sizeof(dir), "%s", path);
 	slash = strrchr(dir, '/');
 	if (!slash)
@@ -428,9 +437,8 @@ static void check_output(const char *opt, const char *path)
 		dir[1] = '\0';
 	else
 		*slash = '\0';
-	if (access(dir, W_OK | X_OK) < 0)
-		die(EXIT_OUTPUT, "--%s %s: cannot write in %s: %s", opt, path, dir,
-		    strerror(errno));
+	die(EXIT_OUTPUT, "--%s %s: cannot create a file in %s (%s); choose "
+	    "another path", opt, path, dir, safe_strerror(-r));
 }
 
 /* --- scratch directory --- */
@@ -501,11 +509,11 @@ static int write_outputs(const struct sweep_config *cfg,
 		die(EXIT_RUNTIME, "out of memory");
 	sweep_report_print(stdout, cfg, plan, &a, m, wall, partial);
 	if (cfg->csv && (r = sweep_csv_write(cfg->csv, cfg, plan, &a, m)) < 0) {
-		warnmsg("cannot write %s: %s", cfg->csv, strerror(-r));
+		warnmsg("cannot write %s: %s", cfg->csv, safe_strerror(-r));
 		status = EXIT_OUTPUT;
 	}
 	if (cfg->json && (r = sweep_json_write(cfg->json, cfg, plan, &a, m)) < 0) {
-		warnmsg("cannot write %s: %s", cfg->json, strerror(-r));
+		warnmsg("cannot write %s: %s", cfg->json, safe_strerror(-r));
 		status = EXIT_OUTPUT;
 	}
 	if (cfg->plot && sweep_plot_write(cfg->plot, cfg, plan, &a, tmpdir, err,
