@@ -1,7 +1,6 @@
 /* exitsweep: what taskstats costs the exiting workload, across exit rates,
  * tgid accounting, listeners and delay accounting -- exitmon and exitgen
  * driven as separate processes over a shuffled matrix of runs. */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -31,6 +30,7 @@
 #include "sweep_run.h"
 #include "sweep_signal.h"
 #include "sweep_sysctl.h"
+#include "sweep_tmpdir.h"
 
 enum {
 	OPT_TGID = 256, OPT_BACKGROUND, OPT_MMAP, OPT_KILL_BATCH, OPT_COHORT,
@@ -443,44 +443,17 @@ static void check_output(const char *opt, const char *path)
 
 /* --- scratch directory --- */
 
-static char tmpdir[PATH_MAX];
-
-static void remove_tmpdir(void)
-{
-	DIR *d;
-	struct dirent *e;
-
-	if (!tmpdir[0])
-		return;
-	d = opendir(tmpdir);
-	if (d) {
-		while ((e = readdir(d))) {
-			char p[PATH_MAX + 256];
-
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-				continue;
-			snprintf(p, sizeof(p), "%s/%s", tmpdir, e->d_name);
-			unlink(p);
-		}
-		closedir(d);
-	}
-	rmdir(tmpdir);
-	tmpdir[0] = '\0';
-}
+static const char *tmpdir;
 
 static void make_tmpdir(void)
 {
 	const char *base = getenv("TMPDIR");
 
-	snprintf(tmpdir, sizeof(tmpdir), "%s/exitsweep.XXXXXX",
-		 base && *base ? base : "/tmp");
-	if (!mkdtemp(tmpdir)) {
-		int e = errno;
-
-		tmpdir[0] = '\0';
-		die(EXIT_RUNTIME, "cannot make a scratch directory: %s", strerror(e));
-	}
-	atexit(remove_tmpdir);
+	tmpdir = sweep_tmpdir_make();
+	if (!tmpdir)
+		die(EXIT_RUNTIME, "cannot make a scratch directory in %s: %s; set "
+		    "TMPDIR to a writable directory", base && *base ? base : "/tmp",
+		    strerror(errno));
 }
 
 /* --- the sweep --- */
@@ -614,7 +587,7 @@ static int sweep(struct sweep_config *cfg, struct sweep_machine *m)
 /* Interrupted before or after the runs: clean up, die of the signal. */
 static _Noreturn void die_of_signal(void)
 {
-	remove_tmpdir();
+	sweep_tmpdir_remove();
 	sweep_signal_reraise();
 }
 
