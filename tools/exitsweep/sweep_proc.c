@@ -89,8 +89,15 @@ static void block_signals(sigset_t *old)
 	sigprocmask(SIG_BLOCK, &set, old);
 }
 
-void sweep_proc_die_with(pid_t parent)
+/* In a child just forked by parent: our handlers off, and SIGTERM when
+ * exitsweep dies, however it dies (exitmon unregisters, exitgen reaps its
+ * tasks); exit now if it already has. */
+static void child_start(pid_t parent)
 {
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGALRM };
+
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], SIG_DFL);
 	prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
 	if (getppid() != parent)	/* it died before the line above */
 		_exit(127);
@@ -117,11 +124,7 @@ pid_t sweep_proc_spawn(char *const argv[], const char *out_path, const char *err
 	block_signals(&old);	/* no interrupt between fork and registration */
 	pid = fork();
 	if (pid == 0) {
-		static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGALRM };
-
-		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-			signal(sigs[i], SIG_DFL);
-		sweep_proc_die_with(self);
+		child_start(self);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		redirect("/dev/null", 0, O_RDONLY);
 		redirect(out_path ? out_path : "/dev/null", 1,
@@ -190,7 +193,7 @@ static _Noreturn void capture_exec(char *const argv[], int out, pid_t parent)
 {
 	int devnull = open("/dev/null", O_RDWR);
 
-	sweep_proc_die_with(parent);
+	child_start(parent);
 	dup2(out, 1);
 	if (devnull >= 0) {
 		dup2(devnull, 0);

@@ -49,7 +49,7 @@ void sweep_tmpdir_remove(void)
 
 /* The watcher: a read that ends only when every copy of the pipe's write
  * end is closed -- when exitsweep has exited, however it died.  Its
- * children (killed with it, see sweep_proc_die_with) may still be writing
+ * children (sent SIGTERM with it, see sweep_proc_spawn) may still be writing
  * their summaries: try for a few seconds. */
 static _Noreturn void watch(int pipe_fd)
 {
