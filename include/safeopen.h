@@ -43,6 +43,12 @@ int safe_replace(const char *path, const char *data, size_t len, mode_t mode);
  * directory (write, search) and an existing file's owner.  0 or -errno. */
 int safe_check_replace(const char *path);
 
+/* safe_check_replace(), then tried for real before the work that leads to
+ * the file: path must not name a directory (-EISDIR), and a file made
+ * beside it is removed at once (so /proc or a read-only mount refuses now,
+ * not after an hour).  0 or -errno. */
+int safe_check_create(const char *path);
+
 /* Remove path if it is still the file (dev, ino).  0 or -errno. */
 int safe_unlink_same(const char *path, dev_t dev, ino_t ino);
 

@@ -329,6 +329,29 @@ int safe_check_replace(const char *path)
 	return r;
 }
 
+int safe_check_create(const char *path)
+{
+	char base[NAME_MAX + 1], tmp[NAME_MAX + 1];
+	struct stat st;
+	int dir, fd, r = safe_check_replace(path);
+
+	if (r < 0)
+		return r;
+	dir = safe_parent(path, base);
+	if (dir < 0)
+		return dir;
+	if (fstatat(dir, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
+		r = -EISDIR;
+	} else if ((fd = open_temp(dir, base, 0600, tmp, sizeof(tmp))) < 0) {
+		r = fd;
+	} else {
+		close(fd);
+		unlinkat(dir, tmp, 0);
+	}
+	close(dir);
+	return r;
+}
+
 int safe_unlink_same(const char *path, dev_t dev, ino_t ino)
 {
 	char base[NAME_MAX + 1];

@@ -435,6 +435,47 @@ static void test_cpu_model(void **state)
 	assert_string_equal(model, "unknown");
 }
 
+/* compare on what is not a result file: one line naming the file, where
+ * it stops being one and what it is instead -- never json-c's own words. */
+static void compare_err(const char *name, const char *text, const char *why)
+{
+	const char *files[1];
+	char p[256], err[1024];
+	FILE *f;
+	char *buf = NULL;
+	size_t len = 0;
+
+	put_file(name, text);
+	path(p, sizeof(p), name);
+	files[0] = p;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(sweep_compare_files(f, files, 1, err, sizeof(err)), -EBADMSG);
+	fclose(f);
+	assert_int_equal(len, 0);	/* no table */
+	free(buf);
+	assert_non_null(strstr(err, p));
+	assert_non_null(strstr(err, "is not an exitsweep result file"));
+	if (!strstr(err, why))
+		fail_msg("%s: \"%s\" lacks \"%s\"", name, err, why);
+	assert_null(strstr(err, "json_tokener"));
+	assert_null(strchr(err, '\n'));
+}
+
+static void test_compare_not_result(void **state)
+{
+	(void)state;
+	compare_err("empty.json", "", "it is empty");
+	compare_err("blank.json", " \n\n", "it is empty");
+	compare_err("cut.json", "{\n  \"format\": \"exitsweep/1\",\n  \"summ",
+		    "ends early, at line 3, column 8");
+	compare_err("runs.csv", "row,kind,cell\nrun,overhead,1\n",
+		    "not JSON at line 1, column 1 ('r')");
+	compare_err("bool.csv", "true,false\n", "more follows its JSON, at line 1, column 5");
+	compare_err("f.csv", "format,x\n", "not JSON at line 1, column 1 ('f')");
+	compare_err("two.json", "{}\n{}\n", "more follows its JSON, at line 2, column 1");
+	compare_err("arr.json", "[1, 2]", "without a \"format\" member");
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -460,6 +501,7 @@ int main(void)
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_csv_json_compare),
 		cmocka_unit_test(test_cpu_model),
+		cmocka_unit_test(test_compare_not_result),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

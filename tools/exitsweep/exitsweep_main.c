@@ -1,7 +1,6 @@
 /* exitsweep: what taskstats costs the exiting workload, across exit rates,
  * tgid accounting, listeners and delay accounting -- exitmon and exitgen
  * driven as separate processes over a shuffled matrix of runs. */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -15,6 +14,7 @@
 #include "log.h"
 #include "clock.h"
 #include "opts.h"
+#include "safeopen.h"
 #include "sweep.h"
 #include "sweep_analyze.h"
 #include "sweep_compare.h"
@@ -30,6 +30,7 @@
 #include "sweep_run.h"
 #include "sweep_signal.h"
 #include "sweep_sysctl.h"
+#include "sweep_tmpdir.h"
 
 enum {
 	OPT_TGID = 256, OPT_BACKGROUND, OPT_MMAP, OPT_KILL_BATCH, OPT_COHORT,
@@ -412,14 +413,22 @@ static void locate_programs(struct sweep_config *cfg)
 			  "exitmon");
 }
 
-/* An output file must be creatable before an hour of measuring. */
+/* An output file must be creatable, by the one safe open, before an hour
+ * of measuring: the same check for every output (gnuplot's too). */
 static void check_output(const char *opt, const char *path)
 {
 	char dir[PATH_MAX];
 	char *slash;
+	int r;
 
-	if (!path)
+	if (!path || (r = safe_check_create(path)) == 0)
 		return;
+	if (r == -EISDIR)
+		die(EXIT_OUTPUT, "--%s %s: it is a directory; give a file name",
+		    opt, path);
+	if (r == -SAFE_EUNSAFELINK || r == -SAFE_EFOREIGN)
+		die(EXIT_OUTPUT, "--%s %s: %s; choose another path", opt, path,
+		    safe_strerror(-r));
 	snprintf(dir, sizeof(dir), "%s", path);
 	slash = strrchr(dir, '/');
 	if (!slash)
@@ -428,51 +437,23 @@ static void check_output(const char *opt, const char *path)
 		dir[1] = '\0';
 	else
 		*slash = '\0';
-	if (access(dir, W_OK | X_OK) < 0)
-		die(EXIT_OUTPUT, "--%s %s: cannot write in %s: %s", opt, path, dir,
-		    strerror(errno));
+	die(EXIT_OUTPUT, "--%s %s: cannot create a file in %s (%s); choose "
+	    "another path", opt, path, dir, safe_strerror(-r));
 }
 
 /* --- scratch directory --- */
 
-static char tmpdir[PATH_MAX];
-
-static void remove_tmpdir(void)
-{
-	DIR *d;
-	struct dirent *e;
-
-	if (!tmpdir[0])
-		return;
-	d = opendir(tmpdir);
-	if (d) {
-		while ((e = readdir(d))) {
-			char p[PATH_MAX + 256];
-
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-				continue;
-			snprintf(p, sizeof(p), "%s/%s", tmpdir, e->d_name);
-			unlink(p);
-		}
-		closedir(d);
-	}
-	rmdir(tmpdir);
-	tmpdir[0] = '\0';
-}
+static const char *tmpdir;
 
 static void make_tmpdir(void)
 {
 	const char *base = getenv("TMPDIR");
 
-	snprintf(tmpdir, sizeof(tmpdir), "%s/exitsweep.XXXXXX",
-		 base && *base ? base : "/tmp");
-	if (!mkdtemp(tmpdir)) {
-		int e = errno;
-
-		tmpdir[0] = '\0';
-		die(EXIT_RUNTIME, "cannot make a scratch directory: %s", strerror(e));
-	}
-	atexit(remove_tmpdir);
+	tmpdir = sweep_tmpdir_make();
+	if (!tmpdir)
+		die(EXIT_RUNTIME, "cannot make a scratch directory in %s: %s; set "
+		    "TMPDIR to a writable directory", base && *base ? base : "/tmp",
+		    strerror(errno));
 }
 
 /* --- the sweep --- */
@@ -501,11 +482,11 @@ static int write_outputs(const struct sweep_config *cfg,
 		die(EXIT_RUNTIME, "out of memory");
 	sweep_report_print(stdout, cfg, plan, &a, m, wall, partial);
 	if (cfg->csv && (r = sweep_csv_write(cfg->csv, cfg, plan, &a, m)) < 0) {
-		warnmsg("cannot write %s: %s", cfg->csv, strerror(-r));
+		warnmsg("cannot write %s: %s", cfg->csv, safe_strerror(-r));
 		status = EXIT_OUTPUT;
 	}
 	if (cfg->json && (r = sweep_json_write(cfg->json, cfg, plan, &a, m)) < 0) {
-		warnmsg("cannot write %s: %s", cfg->json, strerror(-r));
+		warnmsg("cannot write %s: %s", cfg->json, safe_strerror(-r));
 		status = EXIT_OUTPUT;
 	}
 	if (cfg->plot && sweep_plot_write(cfg->plot, cfg, plan, &a, tmpdir, err,
@@ -606,7 +587,7 @@ static int sweep(struct sweep_config *cfg, struct sweep_machine *m)
 /* Interrupted before or after the runs: clean up, die of the signal. */
 static _Noreturn void die_of_signal(void)
 {
-	remove_tmpdir();
+	sweep_tmpdir_remove();
 	sweep_signal_reraise();
 }
 

@@ -253,19 +253,11 @@ static void section_tables(FILE *out, const struct rows *rs, size_t n)
 static int load(struct json_object **doc, const char *const *files, size_t i,
 		struct json_object **sum, char *err, size_t errlen)
 {
-	doc[i] = json_object_from_file(files[i]);
-	if (!doc[i]) {
-		snprintf(err, errlen, "cannot read %s: %s", files[i],
-		     json_util_get_last_err() ? json_util_get_last_err() : "not JSON");
-		return -EBADMSG;
-	}
-	if (strcmp(sget(doc[i], "format"), SWEEP_JSON_FORMAT) ||
-	    !json_object_object_get_ex(doc[i], "summary", sum) ||
-	    !json_object_is_type(*sum, json_type_array)) {
-		snprintf(err, errlen, "%s is not an exitsweep result file "
-		     "(written by --json, format %s)", files[i], SWEEP_JSON_FORMAT);
-		return -EBADMSG;
-	}
+	int r = sweep_json_load(files[i], &doc[i], err, errlen);
+
+	if (r < 0)
+		return r;
+	json_object_object_get_ex(doc[i], "summary", sum);
 	if (i > 0 && strcmp(sget(doc[i], "kind"), sget(doc[0], "kind"))) {
 		snprintf(err, errlen, "%s holds a sweep of kind %s but %s one of "
 			 "kind %s: compare result files of one kind", files[0],

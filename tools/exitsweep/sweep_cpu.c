@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "numparse.h"
+#include "sweep_file.h"
 
 enum { ST_USER, ST_NICE, ST_SYSTEM, ST_IDLE, ST_IOWAIT, ST_IRQ, ST_SOFTIRQ,
        ST_STEAL, ST_MIN = ST_STEAL + 1 };
@@ -92,39 +93,15 @@ long sweep_cpu_parse_config_hz(const char *text)
 	return 0;
 }
 
-/* The whole config text of f into a malloc'd string. */
-static char *slurp(FILE *f)
-{
-	size_t cap = 1 << 18, n = 0, got;
-	char *buf = malloc(cap);
-
-	while (buf && (got = fread(buf + n, 1, cap - 1 - n, f)) > 0) {
-		n += got;
-		if (n + 1 == cap) {
-			char *nb = realloc(buf, cap * 2);
-
-			if (!nb) {
-				free(buf);
-				return NULL;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	if (buf)
-		buf[n] = '\0';
-	return buf;
-}
-
 static long hz_from(FILE *f)
 {
 	char *text;
+	size_t len;
 	long hz = 0;
 
 	if (!f)
 		return 0;
-	text = slurp(f);
-	if (text)
+	if (sweep_file_slurp(f, &text, &len) == 0)
 		hz = sweep_cpu_parse_config_hz(text);
 	free(text);
 	return hz;

@@ -15,4 +15,11 @@ int sweep_json_write(const char *path, const struct sweep_config *cfg,
 	       const struct sweep_plan *plan, const struct analysis *a,
 	       const struct sweep_machine *m);
 
+/* Read a result file for compare: *doc, or -errno with one line in err
+ * that names path, says where it stops being a result file (line and
+ * column) and what it is instead. */
+struct json_object;
+int sweep_json_load(const char *path, struct json_object **doc, char *err,
+		    size_t errlen);
+
 #endif

@@ -12,6 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "safeopen.h"
+#include "sweep_file.h"
 #include "sweep_proc.h"
 #include "sweep_table.h"
 
@@ -519,19 +521,19 @@ static void preamble(FILE *f, const struct plotter *p, const char *out,
 		     unsigned panels)
 {
 	bool png = plot_is_png(out);
-	char outq[PATH_MAX];
 	size_t done = 0;
 
 	for (size_t i = 0; i < plan->n_runs; i++)
 		done += plan->runs[i].done;
-	clean(outq, sizeof(outq), out);
+	/* to standard output, which run_gnuplot() catches: gnuplot never
+	 * opens the user's path */
 	fprintf(f, "set terminal %s size %d,%u %snoenhanced "
-		"font 'sans,%s' background '#ffffff'\nset output \"%s\"\n"
+		"font 'sans,%s' background '#ffffff'\nset output\n"
 		"set key outside right top Left reverse\nset grid\nset bars small\n"
 		"set lmargin at screen 0.07\nset rmargin at screen %.3f\n%s"
 		"set multiplot layout %u,1 title \"exitsweep --kind %s: %zu of %zu runs%s\"\n",
 		png ? "pngcairo" : "svg", PLOT_WIDTH, 400 * panels + 30, png ? "" : "dynamic ",
-		png ? "9" : "11", outq, key_room(p), PLOT_COLOURS, panels,
+		png ? "9" : "11", key_room(p), PLOT_COLOURS, panels,
 		sweep_kind_name(cfg->kind),
 		done, plan->n_runs, done < plan->n_runs ? " (INTERRUPTED: partial)" : "");
 }
@@ -560,27 +562,45 @@ static void panels(struct plotter *p, const struct sweep_config *cfg,
 	}
 }
 
-static int run_gnuplot(char *gp, char *script, const char *dir, char *err,
-		       size_t errlen)
+/* gnuplot draws to its standard output, a file in our own scratch
+ * directory; the picture then goes into place through the safe open, so
+ * gnuplot never follows a link someone planted at out. */
+static int run_gnuplot(char *gp, char *script, const char *dir, const char *out,
+		       char *err, size_t errlen)
 {
-	char errfile[PATH_MAX], last[512], how[96];
-	char *argv[] = { gp, script, NULL };
+	char errfile[PATH_MAX], picture[PATH_MAX], last[512], how[96];
+	char *argv[] = { gp, script, NULL }, *img;
+	size_t len;
 	int r, status = 0;
 	pid_t pid;
 
 	snprintf(errfile, sizeof(errfile), "%s/gnuplot.err", dir);
-	pid = sweep_proc_spawn(argv, NULL, errfile);
+	snprintf(picture, sizeof(picture), "%s/plot.out", dir);
+	pid = sweep_proc_spawn(argv, picture, errfile);
 	if (pid < 0) {
 		snprintf(err, errlen, "cannot run %s: %s", gp, strerror(-pid));
 		return pid;
 	}
 	r = sweep_proc_wait(pid, &status, NULL, false);
-	if (r == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return 0;
-	sweep_proc_describe(status, how, sizeof(how));
-	sweep_proc_last_line(errfile, last, sizeof(last));
-	snprintf(err, errlen, "gnuplot failed (%s)%s%s", how, last[0] ? ": " : "", last);
-	return -ECHILD;
+	if (r < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		sweep_proc_describe(status, how, sizeof(how));
+		sweep_proc_last_line(errfile, last, sizeof(last));
+		snprintf(err, errlen, "gnuplot failed (%s)%s%s", how,
+			 last[0] ? ": " : "", last);
+		return -ECHILD;
+	}
+	if ((r = sweep_file_read(picture, &img, &len)) < 0) {
+		snprintf(err, errlen, "cannot read gnuplot's picture %s: %s", picture,
+			 strerror(-r));
+		return r;
+	}
+	r = len ? safe_replace(out, img, len, SAFE_MODE_PUBLIC) : -ENODATA;
+	free(img);
+	if (r == -ENODATA)
+		snprintf(err, errlen, "gnuplot drew nothing for %s", out);
+	else if (r < 0)
+		snprintf(err, errlen, "cannot write %s: %s", out, safe_strerror(-r));
+	return r;
 }
 
 int sweep_plot_write(const char *out, const struct sweep_config *cfg,
@@ -627,5 +647,5 @@ int sweep_plot_write(const char *out, const struct sweep_config *cfg,
 		snprintf(err, errlen, "cannot write plot data in %s: %s", dir, strerror(-p.err));
 		return p.err;
 	}
-	return run_gnuplot(gp, script, dir, err, errlen);
+	return run_gnuplot(gp, script, dir, out, err, errlen);
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -88,6 +89,20 @@ static void block_signals(sigset_t *old)
 	sigprocmask(SIG_BLOCK, &set, old);
 }
 
+/* In a child just forked by parent: our handlers off, and SIGTERM when
+ * exitsweep dies, however it dies (exitmon unregisters, exitgen reaps its
+ * tasks); exit now if it already has. */
+static void child_start(pid_t parent)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGALRM };
+
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], SIG_DFL);
+	prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
+	if (getppid() != parent)	/* it died before the line above */
+		_exit(127);
+}
+
 static void redirect(const char *path, int target, int flags)
 {
 	int fd = open(path, flags, 0644);
@@ -102,17 +117,14 @@ static void redirect(const char *path, int target, int flags)
 
 pid_t sweep_proc_spawn(char *const argv[], const char *out_path, const char *err_path)
 {
+	pid_t self = getpid(), pid;
 	sigset_t old;
-	pid_t pid;
 	int e;
 
 	block_signals(&old);	/* no interrupt between fork and registration */
 	pid = fork();
 	if (pid == 0) {
-		static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGALRM };
-
-		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-			signal(sigs[i], SIG_DFL);
+		child_start(self);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		redirect("/dev/null", 0, O_RDONLY);
 		redirect(out_path ? out_path : "/dev/null", 1,
@@ -177,10 +189,11 @@ int sweep_proc_stop(pid_t pid, double grace, int *status)
 
 /* The child of sweep_proc_capture: standard output into the pipe, the
  * rest to /dev/null. */
-static _Noreturn void capture_exec(char *const argv[], int out)
+static _Noreturn void capture_exec(char *const argv[], int out, pid_t parent)
 {
 	int devnull = open("/dev/null", O_RDWR);
 
+	child_start(parent);
 	dup2(out, 1);
 	if (devnull >= 0) {
 		dup2(devnull, 0);
@@ -219,13 +232,14 @@ static void capture_read(int fd, char *buf, size_t len)
 int sweep_proc_capture(char *const argv[], char *buf, size_t len)
 {
 	int fds[2], status, r = 0;
-	pid_t pid;
+	pid_t self, pid;
 
 	if (len == 0)
 		return -EINVAL;
 	buf[0] = '\0';
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -errno;
+	self = getpid();
 	pid = fork();
 	if (pid < 0) {
 		r = -errno;
@@ -234,7 +248,7 @@ int sweep_proc_capture(char *const argv[], char *buf, size_t len)
 		return r;
 	}
 	if (pid == 0)
-		capture_exec(argv, fds[1]);
+		capture_exec(argv, fds[1], self);
 	close(fds[1]);
 	capture_read(fds[0], buf, len);
 	close(fds[0]);

@@ -17,7 +17,8 @@ int sweep_proc_in_path(const char *name, char *out, size_t len);
 extern const char sweep_proc_sbindir[];	/* where make install puts exitmon */
 /* Start argv[0] (a path) with stdout to out_path and stderr to err_path
  * (NULL: /dev/null for stdout, inherited stderr).  The child is registered
- * for signal forwarding.  pid, or -errno. */
+ * for signal forwarding and gets SIGTERM if exitsweep dies (as does that of
+ * sweep_proc_capture).  pid, or -errno. */
 pid_t sweep_proc_spawn(char *const argv[], const char *out_path, const char *err_path);
 /* Wait for pid.  When interruptible, returns -EINTR as soon as a signal
  * (interrupt or alarm) arrives, leaving the child running.  0 on reap. */

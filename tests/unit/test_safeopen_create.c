@@ -1,0 +1,123 @@
+/* safe_check_create(): an output path tried before the work -- a fresh
+ * name passes and leaves nothing behind; a directory, a missing directory,
+ * a directory that takes no files (/proc) and another user's file in a
+ * sticky shared directory are refused. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "safeopen.h"
+
+static char dir[] = "/tmp/test_safeopen_create.XXXXXX";
+
+static int entries(const char *d)
+{
+	DIR *dp = opendir(d);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(dp);
+	while ((e = readdir(dp)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(dp);
+	return n;
+}
+
+static void test_fresh_and_own(void **state)
+{
+	char p[256];
+	int fd;
+
+	(void)state;
+	snprintf(p, sizeof(p), "%s/out.svg", dir);
+	assert_int_equal(safe_check_create(p), 0);
+	assert_int_equal(entries(dir), 0);	/* the trial file is gone */
+	fd = open(p, O_WRONLY | O_CREAT, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(safe_check_create(p), 0);	/* our own file */
+	assert_int_equal(entries(dir), 1);
+	unlink(p);
+}
+
+static void test_refused(void **state)
+{
+	char p[256];
+
+	(void)state;
+	assert_int_equal(safe_check_create(dir), -EISDIR);
+	snprintf(p, sizeof(p), "%s/sub", dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	assert_int_equal(safe_check_create(p), -EISDIR);
+	rmdir(p);
+	snprintf(p, sizeof(p), "%s/missing/out.svg", dir);
+	assert_int_equal(safe_check_create(p), -ENOENT);
+	/* root may "write" in /proc by its mode, but no file can be made */
+	assert_true(safe_check_create("/proc/exitmon-test.svg") < 0);
+	if (geteuid() == 0)
+		assert_int_equal(safe_check_create("/proc/exitmon-test.svg"), -ENOENT);
+}
+
+/* Another user's file in a sticky world-writable directory (root only:
+ * it takes a chown). */
+static void test_foreign(void **state)
+{
+	char sticky[256], p[300];
+	int fd;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();
+	snprintf(sticky, sizeof(sticky), "%s/shared", dir);
+	assert_int_equal(mkdir(sticky, 0777), 0);
+	assert_int_equal(chmod(sticky, 01777), 0);
+	snprintf(p, sizeof(p), "%s/theirs.svg", sticky);
+	fd = open(p, O_WRONLY | O_CREAT, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(chown(p, 65534, 65534), 0);
+	assert_int_equal(safe_check_create(p), -SAFE_EFOREIGN);
+	assert_int_equal(unlink(p), 0);
+	assert_int_equal(symlink("/nonexistent", p), 0);
+	assert_int_equal(lchown(p, 65534, 65534), 0);
+	assert_int_equal(safe_check_create(p), -SAFE_EFOREIGN);
+	unlink(p);
+	rmdir(sticky);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[300];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fresh_and_own),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_foreign),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

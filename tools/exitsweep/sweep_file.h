@@ -1,0 +1,15 @@
+/* Whole files into memory: gnuplot's picture before it goes into place,
+ * a result file before compare parses it, kernel config text. */
+#ifndef EXITSWEEP_FILE_H
+#define EXITSWEEP_FILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* The rest of f into a malloc'd buffer with a NUL after its len bytes.
+ * 0 or -errno (-ENOMEM, -EIO). */
+int sweep_file_slurp(FILE *f, char **buf, size_t *len);
+/* The same for the file at path.  0 or -errno. */
+int sweep_file_read(const char *path, char **buf, size_t *len);
+
+#endif
