@@ -14,6 +14,7 @@
 #include "probe_bpf.h"
 #include "probe_cmd.h"
 #include "probe_report.h"
+#include "stopsig.h"
 
 /* exitprobe's own exit statuses; otherwise the command's is passed on. */
 enum {
@@ -144,17 +145,15 @@ static __u64 rng_seed(void)
 	return s ? s : 1;
 }
 
-/* Without a command: until --duration is over or SIGINT/SIGTERM. */
+/* Without a command: until --duration is over or a signal asks to stop
+ * (blocked since the start, see main). */
 static void wait_duration(const struct cli *c, struct probe *p, __u64 *rng)
 {
 	struct timespec tick = { 0, (long)TICK_NS };
 	double end = mono_s() + c->duration;
 	sigset_t set;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigprocmask(SIG_BLOCK, &set, NULL);
+	stopsig_fill(&set);
 	while (c->duration == 0 || mono_s() < end) {
 		if (sigtimedwait(&set, NULL, &tick) >= 0)
 			break;
@@ -195,6 +194,17 @@ static int start_probe(struct cli *c, struct probe *p, struct probe_cmd *cmd)
 		    strerror(-r));
 	}
 	return 0;
+}
+
+/* Without a command, the signals that ask to stop are taken by
+ * wait_duration: one that comes while the probe loads ends the wait at
+ * once, a late one cannot cut the report short (it is dropped at exit). */
+static void block_stop_signals(void)
+{
+	sigset_t stop;
+
+	stopsig_fill(&stop);
+	sigprocmask(SIG_BLOCK, &stop, NULL);
 }
 
 /* Run the command (or wait); its exit code, or -1 without a command. */
@@ -253,6 +263,8 @@ int main(int argc, char **argv)
 
 	log_init(argv[0]);
 	parse_args(&c, argc, argv);
+	if (!c.cmd)
+		block_stop_signals();
 	start_probe(&c, &p, &cmd);
 	t0 = mono_s();
 	code = measure(&c, &cmd, &p);
