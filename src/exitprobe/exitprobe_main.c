@@ -14,6 +14,7 @@
 #include "probe_bpf.h"
 #include "probe_cmd.h"
 #include "probe_report.h"
+#include "safeopen.h"
 #include "stopsig.h"
 
 /* exitprobe's own exit statuses; otherwise the command's is passed on. */
@@ -136,6 +137,22 @@ static void parse_args(struct cli *c, int argc, char **argv)
 	c->s.declared = c->declared;
 }
 
+/* Before anything runs: every --listener-pid is a process and the summary
+ * can be written, so that no measurement is lost to a typo at its end. */
+static void check_start(const struct cli *c)
+{
+	int r;
+
+	for (size_t i = 0; i < c->s.ndeclared; i++)
+		if (kill(c->declared[i], 0) < 0 && errno == ESRCH)
+			die(EXIT_USAGE, "--listener-pid %d: no such process; give "
+			    "the pid of a taskstats listener that runs (e.g. "
+			    "exitmon's)", c->declared[i]);
+	if (c->summary && (r = safe_check_replace(c->summary)) < 0)
+		die(EXIT_USAGE, "cannot write the summary %s: %s; choose a "
+		    "directory you can write", c->summary, safe_strerror(-r));
+}
+
 #define TICK_NS 2000000ull	/* how often the sampling period changes */
 
 static __u64 rng_seed(void)
@@ -243,7 +260,7 @@ static int finish(struct cli *c, struct probe *p, struct probe_result *res)
 	}
 	if (c->summary && (r = probe_report_summary(res, c->summary)) < 0) {
 		warnmsg("cannot write the summary %s: %s", c->summary,
-			strerror(-r));
+			safe_strerror(-r));
 		return r;
 	}
 	if (!c->quiet)
@@ -263,6 +280,7 @@ int main(int argc, char **argv)
 
 	log_init(argv[0]);
 	parse_args(&c, argc, argv);
+	check_start(&c);
 	if (!c.cmd)
 		block_stop_signals();
 	start_probe(&c, &p, &cmd);
