@@ -7,6 +7,7 @@
  * spawners are done") with sigwaitinfo, so no handler ever runs on a task's
  * borrowed stack, and no signal left pending ends us without a report. */
 #include "spawn_internal.h"
+#include "safeopen.h"
 #include "stopsig.h"
 
 #include <errno.h>
@@ -78,6 +79,8 @@ static enum task_mode task_mode_of(const struct spawn_config *cfg)
 /* Everything tasks read, fixed before the first one is made. */
 static int plan_init(struct task_plan *pl, const struct spawn_config *cfg)
 {
+	bool created;
+
 	memset(pl, 0, sizeof(*pl));
 	memcpy(pl->tag, cfg->tag, sizeof(pl->tag));
 	pl->work = cfg->work;
@@ -88,10 +91,11 @@ static int plan_init(struct task_plan *pl, const struct spawn_config *cfg)
 	pl->write_fd = -1;
 	if (!cfg->work.write_bytes)
 		return 0;
-	pl->write_fd = open(cfg->work.write_path ? cfg->work.write_path :
-			    "/dev/null", O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	/* The one safe open: a root run must not follow a planted link. */
+	pl->write_fd = safe_open(cfg->work.write_path ? cfg->work.write_path :
+				 "/dev/null", O_WRONLY | O_CREAT, 0644, &created);
 	if (pl->write_fd < 0)
-		return -errno;
+		return pl->write_fd;
 	pl->zero = mmap(NULL, ZERO_BYTES, PROT_READ,
 			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (pl->zero == MAP_FAILED) {

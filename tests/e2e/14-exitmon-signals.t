@@ -63,7 +63,7 @@ check "--count 100 burst: 100 records in the file" \
 check "--count 100 burst: records after the count are counted ($ac)" \
 	[ "${ac:-0}" -gt 0 ]
 check "--count 100 burst: records = matched + filtered + after_count" \
-	[ -n "$ac" ] && [ "$rec" -eq $((ma + fi + ac)) ]
+	[ -n "$ac" -a "$rec" -eq $((ma + fi + ${ac:-0})) ]
 check "--count 100 burst: the final line says so" \
 	grep -q "done: $rec records.*$ma matched, $fi filtered out, $ac after the count" "$T/burst.err"
 m() { sed -n "s/^exitmon_$1 //p" "$T/burst.prom"; }

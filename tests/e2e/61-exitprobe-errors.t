@@ -73,15 +73,17 @@ check "no summary after a usage error" [ ! -e "$T/x.sum" ]
 sh -c 'exit 0' & dead=$!; wait $dead
 "$EXITPROBE" --listener-pid $dead -- touch "$T/ran1" 2>"$T/lp.err"; rc=$?
 check "--listener-pid of no process: status 2 ($rc)" [ $rc -eq 2 ]
-check "--listener-pid of no process: one line saying so" \
-	[ "$(wc -l < "$T/lp.err")" -eq 1 ] && grep -q "^exitprobe: --listener-pid $dead: no such process" "$T/lp.err"
+check "--listener-pid of no process: one line" [ "$(wc -l < "$T/lp.err")" -eq 1 ]
+check "--listener-pid of no process: says so" \
+	grep -q "^exitprobe: --listener-pid $dead: no such process" "$T/lp.err"
 check "--listener-pid of no process: the command did not run" [ ! -e "$T/ran1" ]
 "$EXITPROBE" --listener-pid $$ --method sample -q -- true; rc=$?
 check "--listener-pid of a running process: accepted ($rc)" [ $rc -eq 0 ]
 "$EXITPROBE" --summary "$T/no-dir/p.sum" -- touch "$T/ran2" 2>"$T/sd.err"; rc=$?
 check "--summary in a missing directory: status 2 at start ($rc)" [ $rc -eq 2 ]
-check "--summary in a missing directory: one line naming it" \
-	[ "$(wc -l < "$T/sd.err")" -eq 1 ] && grep -q "^exitprobe: cannot write the summary $T/no-dir/p.sum: No such file" "$T/sd.err"
+check "--summary in a missing directory: one line" [ "$(wc -l < "$T/sd.err")" -eq 1 ]
+check "--summary in a missing directory: naming it and why" \
+	grep -q "^exitprobe: cannot write the summary $T/no-dir/p.sum: No such file" "$T/sd.err"
 check "--summary in a missing directory: the command did not run" [ ! -e "$T/ran2" ]
 if id nobody >/dev/null 2>&1; then
 	mkdir "$T/sticky" && chmod 1777 "$T/sticky"
