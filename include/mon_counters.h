@@ -2,7 +2,8 @@
  * in its --summary file (exitsweep reads those files: MON_KEY(name) gives
  * the key, and fails to compile for a name that is not a counter); the
  * metric is the Prometheus name without the exitmon_ prefix ("" when the
- * counter is not exported on its own).
+ * counter is not exported on its own).  Every record received is in
+ * exactly one of matched, filtered and after_count.
  *
  *   X(name, metric, help) */
 #ifndef EXITMON_MON_COUNTERS_H
@@ -15,7 +16,8 @@
 	X(records_pid, "", "Pid records received.") \
 	X(records_tgid, "", "Tgid records received.") \
 	X(matched, "records_matched_total", "Records that passed the filters.") \
-	X(filtered, "", "Records the filters left out.") \
+	X(filtered, "records_filtered_total", "Records the filters left out.") \
+	X(after_count, "records_after_count_total", "Records that passed the filters after --count was reached: not written, exitmon was stopping.") \
 	X(written, "records_written_total", "Records written to the output.") \
 	X(unwritten, "records_unwritten_total", "Records received but not written (output failed).") \
 	X(dropped, "records_dropped_total", "Records the kernel dropped because the receive queue was full.") \

@@ -10,6 +10,7 @@
 #include "log.h"
 #include "numparse.h"
 #include "opts.h"
+#include "safeopen.h"
 #include "spawn.h"
 
 enum {
@@ -227,6 +228,16 @@ static void parse_args(struct cli *c, int argc, char **argv)
 	check_combinations(c);
 }
 
+/* Before any task: a summary that cannot be written must not cost a run. */
+static void check_outputs(const struct cli *c)
+{
+	int r;
+
+	if (c->summary && (r = safe_check_replace(c->summary)) < 0)
+		die(EXIT_RUNTIME, "cannot write the summary %s: %s; choose a "
+		    "directory you can write", c->summary, safe_strerror(-r));
+}
+
 static int exit_status(const struct spawn_result *res)
 {
 	if (res->stopped_by == STOP_ERROR || res->stopped_by == STOP_LIMIT ||
@@ -263,10 +274,11 @@ int main(int argc, char **argv)
 
 	log_init(argv[0]);
 	parse_args(&c, argc, argv);
+	check_outputs(&c);
 	r = spawn_run(&c.cfg, &res);
 	if (r < 0)
 		die(EXIT_RUNTIME, "%s: %s", res.error_what ? res.error_what :
-		    "setting up", strerror(-r));
+		    "setting up", safe_strerror(-r));
 	if (genreport_build(&kv, &c.cfg, &res, &groups) < 0)
 		die(EXIT_RUNTIME, "building the report: out of memory");
 	status = exit_status(&res);
@@ -274,7 +286,7 @@ int main(int argc, char **argv)
 	 * cost a script its results. */
 	if (c.summary && (r = genreport_summary(&kv, c.summary)) < 0) {
 		warnmsg("cannot write the summary %s: %s", c.summary,
-			strerror(-r));
+			safe_strerror(-r));
 		status = EXIT_RUNTIME;
 	}
 	if (c.json && !c.quiet && genreport_json(&kv, stdout) < 0) {

@@ -1,11 +1,14 @@
 /* The run as a whole: set up, start the spawner threads, wait for them or
- * for SIGINT/SIGTERM, reap and kill everything, account.
+ * for a signal to stop, reap and kill everything, account.
  *
  * Every signal is blocked in every thread we make (and so in every task):
- * the main thread alone takes SIGINT, SIGTERM and our own SIGUSR2 ("all
+ * the main thread alone takes the signals that ask to stop (stopsig.h:
+ * SIGINT, SIGTERM, SIGHUP, SIGUSR1, ...) and our own SIGUSR2 ("all
  * spawners are done") with sigwaitinfo, so no handler ever runs on a task's
- * borrowed stack. */
+ * borrowed stack, and no signal left pending ends us without a report. */
 #include "spawn_internal.h"
+#include "safeopen.h"
+#include "stopsig.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -76,6 +79,8 @@ static enum task_mode task_mode_of(const struct spawn_config *cfg)
 /* Everything tasks read, fixed before the first one is made. */
 static int plan_init(struct task_plan *pl, const struct spawn_config *cfg)
 {
+	bool created;
+
 	memset(pl, 0, sizeof(*pl));
 	memcpy(pl->tag, cfg->tag, sizeof(pl->tag));
 	pl->work = cfg->work;
@@ -86,10 +91,11 @@ static int plan_init(struct task_plan *pl, const struct spawn_config *cfg)
 	pl->write_fd = -1;
 	if (!cfg->work.write_bytes)
 		return 0;
-	pl->write_fd = open(cfg->work.write_path ? cfg->work.write_path :
-			    "/dev/null", O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	/* The one safe open: a root run must not follow a planted link. */
+	pl->write_fd = safe_open(cfg->work.write_path ? cfg->work.write_path :
+				 "/dev/null", O_WRONLY | O_CREAT, 0644, &created);
 	if (pl->write_fd < 0)
-		return -errno;
+		return pl->write_fd;
 	pl->zero = mmap(NULL, ZERO_BYTES, PROT_READ,
 			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (pl->zero == MAP_FAILED) {
@@ -148,20 +154,24 @@ static void worker_fini(struct worker *w)
 	free(w->finish);
 }
 
-/* Wait for the spawners to finish; a first SIGINT or SIGTERM asks them to
- * stop (they then reap everything they made). */
+/* Our own "a spawner is done" SIGUSR2, not one sent from outside (glibc
+ * reports pthread_kill's SI_TKILL as SI_USER: the sender's pid tells). */
+static bool from_spawner(const siginfo_t *si)
+{
+	return si->si_signo == SIGUSR2 && si->si_pid == getpid();
+}
+
+/* Wait for the spawners to finish; a first signal that asks to stop asks
+ * them to stop (they then reap everything they made). */
 static void wait_workers(struct spawn_ctx *ctx)
 {
 	sigset_t set;
+	siginfo_t si;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGUSR2);
+	stopsig_fill(&set);
+	sigaddset(&set, SIGUSR2);	/* ours, even if ignored on entry */
 	while (atomic_load(&ctx->done) < ctx->cfg->workers) {
-		int sig = sigwaitinfo(&set, NULL);
-
-		if (sig == SIGINT || sig == SIGTERM)
+		if (sigwaitinfo(&set, &si) > 0 && !from_spawner(&si))
 			spawn_ctx_stop(ctx, STOP_SIGNAL, 0, NULL);
 	}
 }
@@ -358,19 +368,20 @@ static int setup_run(struct setup *s, const struct spawn_config *cfg,
 }
 
 /* The last spawner's SIGUSR2 may still be pending (the main thread can see
- * the done count first): take it, or unblocking it would kill us.  SIGINT
- * and SIGTERM stay blocked so a late one cannot cut the report short. */
+ * the done count first): take it.  The signals that ask to stop stay
+ * blocked, so a late one cannot cut the report short (it is dropped at
+ * exit); the others (SIGTSTP, SIGCHLD, ...) get the caller's mask back. */
 static void restore_signals(const sigset_t *old)
 {
 	const struct timespec zero = { 0, 0 };
-	sigset_t usr2, mask = *old;
+	sigset_t usr2, stop, mask;
 
 	sigemptyset(&usr2);
 	sigaddset(&usr2, SIGUSR2);
 	while (sigtimedwait(&usr2, NULL, &zero) == SIGUSR2)
 		;
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
+	stopsig_fill(&stop);
+	sigorset(&mask, old, &stop);
 	pthread_sigmask(SIG_SETMASK, &mask, NULL);
 }
 

@@ -12,6 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "safeopen.h"
+
 /* Idle until killed; gone with us even if we are killed first. */
 static _Noreturn void bg_child(pid_t parent)
 {
@@ -64,9 +66,13 @@ static int open_backing(const char *path)
 	char tmpl[] = "/tmp/exitgen-mmap-XXXXXX";
 	int fd;
 
-	if (path)
-		return open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	bool created;
+
+	if (path)	/* the one safe open: no planted link followed */
+		return safe_open(path, O_RDWR | O_CREAT, 0600, &created);
 	fd = mkostemp(tmpl, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
 	if (fd >= 0)
 		unlink(tmpl);	/* gone when we are */
 	return fd;
@@ -80,7 +86,7 @@ int bg_map_touch(uint64_t bytes, const char *path, void **addr)
 	char *p;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (ftruncate(fd, (off_t)bytes) < 0) {
 		r = -errno;
 		goto out;

@@ -55,9 +55,11 @@ static void emit(struct collector *c, const struct exit_record *r,
 		return;
 	}
 	/* --count: exactly `limit` records are written, across all shards;
-	 * later ones are counted as records, not matched. */
-	if (c->w.limit && atomic_fetch_add(c->w.taken, 1) >= c->w.limit)
+	 * those that come while the shards stop are counted apart. */
+	if (c->w.limit && atomic_fetch_add(c->w.taken, 1) >= c->w.limit) {
+		c->n.after_count++;
 		return;
+	}
 	c->n.matched++;
 	if (!c->w.out)
 		return;

@@ -11,23 +11,26 @@
 void report_stats_line(const struct mon_counters *n, double seconds, double rate)
 {
 	warnmsg("stats: %.1fs records=%" PRIu64 " pid=%" PRIu64 " tgid=%" PRIu64
-		" matched=%" PRIu64 " written=%" PRIu64 " unwritten=%" PRIu64
+		" matched=%" PRIu64 " filtered=%" PRIu64 " after_count=%" PRIu64
+		" written=%" PRIu64 " unwritten=%" PRIu64
 		" dropped=%" PRIu64 " enobufs=%" PRIu64 " truncated=%" PRIu64
 		" malformed=%" PRIu64 " rate=%.0f/s",
 		seconds, n->records, n->records_pid, n->records_tgid, n->matched,
-		n->written, n->unwritten, n->dropped, n->enobufs, n->truncated,
-		n->malformed, rate);
+		n->filtered, n->after_count, n->written, n->unwritten,
+		n->dropped, n->enobufs, n->truncated, n->malformed, rate);
 }
 
 void report_final(const struct mon_counters *n, const struct run_info *ri)
 {
 	warnmsg("done: %" PRIu64 " records (%" PRIu64 " pid, %" PRIu64
-		" tgid), %" PRIu64 " matched, %" PRIu64 " written in %.2fs; "
+		" tgid): %" PRIu64 " matched, %" PRIu64 " filtered out, %"
+		PRIu64 " after the count; %" PRIu64 " written in %.2fs; "
 		"lost: %" PRIu64 " dropped, %" PRIu64 " ENOBUFS episodes, %"
 		PRIu64 " truncated, %" PRIu64 " malformed, %" PRIu64 " unwritten",
 		n->records, n->records_pid, n->records_tgid, n->matched,
-		n->written, ri->seconds, n->dropped, n->enobufs, n->truncated,
-		n->malformed, n->unwritten);
+		n->filtered, n->after_count, n->written, ri->seconds,
+		n->dropped, n->enobufs, n->truncated, n->malformed,
+		n->unwritten);
 	if (n->implausible)
 		warnmsg("%" PRIu64 " records report a wait longer than the task "
 			"lived, or a timestamp that is no time (the kernel's "

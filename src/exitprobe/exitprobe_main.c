@@ -14,6 +14,8 @@
 #include "probe_bpf.h"
 #include "probe_cmd.h"
 #include "probe_report.h"
+#include "safeopen.h"
+#include "stopsig.h"
 
 /* exitprobe's own exit statuses; otherwise the command's is passed on. */
 enum {
@@ -135,6 +137,22 @@ static void parse_args(struct cli *c, int argc, char **argv)
 	c->s.declared = c->declared;
 }
 
+/* Before anything runs: every --listener-pid is a process and the summary
+ * can be written, so that no measurement is lost to a typo at its end. */
+static void check_start(const struct cli *c)
+{
+	int r;
+
+	for (size_t i = 0; i < c->s.ndeclared; i++)
+		if (kill(c->declared[i], 0) < 0 && errno == ESRCH)
+			die(EXIT_USAGE, "--listener-pid %d: no such process; give "
+			    "the pid of a taskstats listener that runs (e.g. "
+			    "exitmon's)", c->declared[i]);
+	if (c->summary && (r = safe_check_replace(c->summary)) < 0)
+		die(EXIT_USAGE, "cannot write the summary %s: %s; choose a "
+		    "directory you can write", c->summary, safe_strerror(-r));
+}
+
 #define TICK_NS 2000000ull	/* how often the sampling period changes */
 
 static __u64 rng_seed(void)
@@ -144,17 +162,15 @@ static __u64 rng_seed(void)
 	return s ? s : 1;
 }
 
-/* Without a command: until --duration is over or SIGINT/SIGTERM. */
+/* Without a command: until --duration is over or a signal asks to stop
+ * (blocked since the start, see main). */
 static void wait_duration(const struct cli *c, struct probe *p, __u64 *rng)
 {
 	struct timespec tick = { 0, (long)TICK_NS };
 	double end = mono_s() + c->duration;
 	sigset_t set;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigprocmask(SIG_BLOCK, &set, NULL);
+	stopsig_fill(&set);
 	while (c->duration == 0 || mono_s() < end) {
 		if (sigtimedwait(&set, NULL, &tick) >= 0)
 			break;
@@ -197,6 +213,17 @@ static int start_probe(struct cli *c, struct probe *p, struct probe_cmd *cmd)
 	return 0;
 }
 
+/* Without a command, the signals that ask to stop are taken by
+ * wait_duration: one that comes while the probe loads ends the wait at
+ * once, a late one cannot cut the report short (it is dropped at exit). */
+static void block_stop_signals(void)
+{
+	sigset_t stop;
+
+	stopsig_fill(&stop);
+	sigprocmask(SIG_BLOCK, &stop, NULL);
+}
+
 /* Run the command (or wait); its exit code, or -1 without a command. */
 static int measure(struct cli *c, struct probe_cmd *cmd, struct probe *p)
 {
@@ -233,7 +260,7 @@ static int finish(struct cli *c, struct probe *p, struct probe_result *res)
 	}
 	if (c->summary && (r = probe_report_summary(res, c->summary)) < 0) {
 		warnmsg("cannot write the summary %s: %s", c->summary,
-			strerror(-r));
+			safe_strerror(-r));
 		return r;
 	}
 	if (!c->quiet)
@@ -253,6 +280,9 @@ int main(int argc, char **argv)
 
 	log_init(argv[0]);
 	parse_args(&c, argc, argv);
+	check_start(&c);
+	if (!c.cmd)
+		block_stop_signals();
 	start_probe(&c, &p, &cmd);
 	t0 = mono_s();
 	code = measure(&c, &cmd, &p);

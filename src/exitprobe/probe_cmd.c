@@ -8,6 +8,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "stopsig.h"
+
 static volatile sig_atomic_t child_pid;
 
 static void forward(int sig)
@@ -32,13 +34,20 @@ static void child_run(int go, int err, char *const argv[])
 	_exit(e == ENOENT ? 127 : 126);
 }
 
+/* Every signal that asks to stop goes to the command, which decides; none
+ * ends exitprobe before its report.  SIGINT and SIGQUIT come from the
+ * terminal, which sends them to the command too. */
 static void handle_signals(void)
 {
-	struct sigaction sa = { .sa_handler = forward };
+	struct sigaction sa = { .sa_handler = forward, .sa_flags = SA_RESTART };
+	sigset_t stop;
 
+	stopsig_fill(&stop);
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sigismember(&stop, sig) == 1 && sig != SIGINT &&
+		    sig != SIGQUIT)
+			sigaction(sig, &sa, NULL);
 	signal(SIGINT, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
 }

@@ -1,7 +1,8 @@
 /* Running COMMAND under the probe: it is forked first and held until the
  * probe tracks its pid, so not one of its exits is missed; then it execs.
  * While it runs exitprobe ignores SIGINT and SIGQUIT (the terminal sends
- * them to the command too) and passes SIGTERM and SIGHUP on to it. */
+ * them to the command too) and passes every other signal that asks to stop
+ * (stopsig.h: SIGTERM, SIGHUP, SIGUSR1, ...) on to it. */
 #ifndef EXITPROBE_CMD_H
 #define EXITPROBE_CMD_H
 

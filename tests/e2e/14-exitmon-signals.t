@@ -1,6 +1,8 @@
 #!/bin/bash
 # Signals and self-stopping: SIGHUP reopens the output (rotation), SIGUSR1
-# prints the stats line, SIGTERM stops cleanly, --count and --duration stop.
+# prints the stats line, SIGTERM stops cleanly, --count and --duration stop;
+# under --count every record received is counted once: matched, filtered or
+# after_count.
 . "$(dirname "$0")/lib.sh"
 need_taskstats
 
@@ -38,6 +40,46 @@ for i in $(seq 40); do kill -0 $cpid 2>/dev/null || break; sleep 0.05; done
 wait $cpid; rc=$?
 check "--count 5: exits 0 by itself" [ "$rc" -eq 0 ]
 check "--count 5: wrote exactly 5 records" [ "$(grep -c ",$TAG," "$T/cnt.out")" -eq 5 ]
+
+# --count with a burst: records = matched + filtered + after_count (each
+# record received in exactly one), in the summary and in the metrics.
+TAG2=xmcnt$$
+"$EXITMON" --comm "$TAG2" --count 100 -f csv -o "$T/burst.out" \
+	--summary "$T/burst.sum" --metrics "$T/burst.prom" \
+	--pidfile "$T/burst.pid" 2>"$T/burst.err" &
+bpid=$!
+wait_file "$T/burst.pid"
+"$EXITGEN" --tag "$TAG2" --count 1000 -q
+for i in $(seq 100); do kill -0 $bpid 2>/dev/null || break; sleep 0.05; done
+wait $bpid; rc=$?
+s=$T/burst.sum
+rec=$(kv "$s" records) ma=$(kv "$s" matched) fi=$(kv "$s" filtered) ac=$(kv "$s" after_count)
+diag "records=$rec matched=$ma filtered=$fi after_count=$ac"
+check "--count 100 burst: exits 0 by itself" [ "$rc" -eq 0 ]
+check "--count 100 burst: matched=100, written=100" \
+	[ "$ma" = 100 -a "$(kv "$s" written)" = 100 ]
+check "--count 100 burst: 100 records in the file" \
+	[ "$(grep -c ",$TAG2," "$T/burst.out")" -eq 100 ]
+check "--count 100 burst: records after the count are counted ($ac)" \
+	[ "${ac:-0}" -gt 0 ]
+check "--count 100 burst: records = matched + filtered + after_count" \
+	[ -n "$ac" -a "$rec" -eq $((ma + fi + ${ac:-0})) ]
+check "--count 100 burst: the final line says so" \
+	grep -q "done: $rec records.*$ma matched, $fi filtered out, $ac after the count" "$T/burst.err"
+m() { sed -n "s/^exitmon_$1 //p" "$T/burst.prom"; }
+metrics_identity() {
+	local p t ma fi ac
+	p=$(m 'records_total{type="pid"}') t=$(m 'records_total{type="tgid"}')
+	ma=$(m records_matched_total) fi=$(m records_filtered_total)
+	ac=$(m records_after_count_total)
+	[ -n "$p" ] && [ -n "$t" ] && [ -n "$ma" ] && [ -n "$fi" ] && [ -n "$ac" ] &&
+		[ $((p + t)) -eq $((ma + fi + ac)) ] && [ $((p + t)) -eq "$rec" ]
+}
+check "--count 100 burst: metrics hold the same identity" metrics_identity
+if command -v promtool >/dev/null; then
+	check "--count 100 burst: promtool check metrics passes" \
+		promtool check metrics < "$T/burst.prom"
+fi
 
 # --duration stops by itself.
 start=$(date +%s%N)

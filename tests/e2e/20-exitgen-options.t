@@ -85,8 +85,36 @@ check "a long tag still runs" [ "$rc" -eq 0 ]
 check "a long tag is cut to 15 bytes" [ "$(kv "$T/long.sum" tag)" = abcdefghijklmno ]
 check "a long tag warns" grep -q 'abcdefghijklmno' "$T/long.err"
 
-# The summary goes where asked, or the run fails with status 1.
-"$EXITGEN" --count 3 -q --summary /nonexistent/dir/x.sum 2>"$T/sumerr"; rc=$?
+# The summary goes where asked, or the run fails with status 1, at start
+# (3 s of run at --rate 10 are not spent first).
+start=$(date +%s%N)
+"$EXITGEN" --rate 10 --count 30 -q --summary /nonexistent/dir/x.sum 2>"$T/sumerr"; rc=$?
+el=$(( ($(date +%s%N) - start) / 1000000 ))
 check "unwritable summary: status 1" [ "$rc" -eq 1 ]
 check "unwritable summary: says so" grep -q 'summary' "$T/sumerr"
+check "unwritable summary: refused at start (${el} ms)" [ $el -lt 1500 ]
+
+# Every file exitgen writes goes through the safe open: another user's
+# file in a sticky directory, or a link another user planted, is refused
+# in words and left alone.
+if id nobody >/dev/null 2>&1; then
+	mkdir "$T/sticky" && chmod 1777 "$T/sticky"
+	: > "$T/sticky/other" && chown nobody "$T/sticky/other"
+	: > "$T/target"
+	ln -s "$T/target" "$T/sticky/link" && chown -h nobody "$T/sticky/link"
+	for how in "--summary $T/sticky/other" "--work write:8192:$T/sticky/other" \
+		"--mmap 1M:$T/sticky/other" "--work write:8192:$T/sticky/link" \
+		"--mmap 1M:$T/sticky/link"; do
+		"$EXITGEN" --count 3 -q $how 2>"$T/safe.err"; rc=$?
+		check "$how: status 1 ($rc)" [ $rc -eq 1 ]
+		check "$how: refused in words" \
+			grep -q "another user's file\|link" "$T/safe.err"
+		check "$how: no 'Unknown error'" \
+			[ -z "$(grep 'Unknown error' "$T/safe.err")" ]
+		check "$how: the files are left alone" \
+			[ ! -s "$T/sticky/other" -a ! -s "$T/target" ]
+	done
+else
+	nok "user nobody is needed for the safe-open tests"
+fi
 done_testing

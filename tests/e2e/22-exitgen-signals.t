@@ -1,7 +1,11 @@
 #!/bin/bash
 # SIGINT and SIGTERM stop a run cleanly: everything made is released or
 # killed and reaped, background children are killed, the report says what
-# was done, and no child is left behind, zombie or orphan.  Even SIGKILL
+# was done, and no child is left behind, zombie or orphan.  So does every
+# other signal that would end exitgen (SIGHUP, SIGUSR1, SIGQUIT, ...): none
+# is left pending to kill it after the run, without a report; one ignored
+# when it started (nohup's SIGHUP) stays ignored.  A stdout
+# that is gone is a one-line error and status 1.  Even SIGKILL
 # leaves no orphan: every child dies with exitgen (PR_SET_PDEATHSIG).
 . "$(dirname "$0")/lib.sh"
 [ -x "$EXITGEN" ] || { echo "Bail out! $EXITGEN not built"; exit 1; }
@@ -72,6 +76,52 @@ stop_run grp TERM group:3 --rate 100 --duration 30 --background 5
 stop_run batch INT fork --batch 40 --rate 5 --count 400 --background 5
 stop_run kill TERM process --batch 40 --rate 5 --count 400 --exit-by signal
 check "kill: background count reported" [ "$(kv "$T/fork.sum" background)" = 20 ]
+
+# The other signals that ask to stop, at once (in parallel: 1 s in all).
+# The shell ignores SIGQUIT in a background job: env gives it back.
+others="HUP QUIT USR1 USR2 PIPE ALRM XCPU VTALRM RTMIN+2"
+pids=""
+for sig in $others; do
+	env --default-signal "$EXITGEN" --tag eg22o$$ --rate 200 --duration 4 -q \
+		--summary "$T/o-$sig.sum" 2>"$T/o-$sig.err" &
+	pids="$pids $!"
+done
+env --ignore-signal=HUP "$EXITGEN" --tag eg22o$$ --rate 200 --duration 1 -q \
+	--summary "$T/nohup.sum" &
+nohup_pid=$!
+sleep 0.5
+kill -HUP $nohup_pid
+set -- $pids
+for sig in $others; do kill -"$sig" "$1"; shift; done
+set -- $pids
+for sig in $others; do
+	wait "$1"; rc=$?; shift
+	f=$T/o-$sig.sum
+	check "SIG$sig: exit 0 ($rc)" [ $rc -eq 0 ]
+	check "SIG$sig: stopped_by=signal" [ "$(kv "$f" stopped_by 2>/dev/null)" = signal ]
+	check "SIG$sig: stopped at once, not at the end ($(kv "$f" elapsed 2>/dev/null))" \
+		awk -v e="$(kv "$f" elapsed 2>/dev/null)" 'BEGIN { exit !(e != "" && e < 3) }'
+	check "SIG$sig: nothing on stderr" [ ! -s "$T/o-$sig.err" ]
+done
+wait $nohup_pid; rc=$?
+check "SIGHUP ignored on entry: exit 0 ($rc)" [ $rc -eq 0 ]
+check "SIGHUP ignored on entry: ran to the end" \
+	[ "$(kv "$T/nohup.sum" stopped_by)" = duration ]
+
+# The report to a pipe whose reader is gone: said, status 1, summary kept.
+python3 - "$EXITGEN" "$T/gone.sum" > "$T/gone.out" <<'PY'
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+p = subprocess.run([sys.argv[1], "--count", "20", "--summary", sys.argv[2]],
+                   stdout=w, stderr=subprocess.PIPE)
+print(p.returncode)
+sys.stdout.write(p.stderr.decode())
+PY
+check "stdout gone: status 1 ($(head -1 "$T/gone.out"))" [ "$(head -1 "$T/gone.out")" = 1 ]
+check "stdout gone: one line saying so" \
+	grep -qx 'exitgen: cannot write the report: Broken pipe' "$T/gone.out"
+check "stdout gone: the summary is there" [ "$(kv "$T/gone.sum" exits)" = 20 ]
 
 # SIGKILL: no report, but no orphan either.
 tag=eg22k9$$

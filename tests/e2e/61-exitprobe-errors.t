@@ -5,7 +5,9 @@
 #   - the command's exit status is passed on (128 + N for signal N),
 #     127/126 when it cannot be run;
 #   - usage errors (no command, bad or too short --period, bad --method)
-#     exit 2 with one line naming the problem;
+#     exit 2 with one line naming the problem; so do, at start, a
+#     --listener-pid that is no process and a --summary that cannot be
+#     written (a safe-open refusal in words);
 #   - unprivileged: one line, status 121;
 #   - --duration without a command measures the machine.
 . "$(dirname "$0")/lib.sh"
@@ -65,6 +67,37 @@ usage "period not a number" "bad value for --period" --period 1x -- true
 usage "unknown method" "bad value for --method" --method kprobe -- true
 usage "duration with a command" "without a command" --duration 1 -- true
 check "no summary after a usage error" [ ! -e "$T/x.sum" ]
+
+# 4b. Checked at start, before anything runs: a --listener-pid that is no
+# process, a --summary that cannot be written (its refusal in words).
+sh -c 'exit 0' & dead=$!; wait $dead
+"$EXITPROBE" --listener-pid $dead -- touch "$T/ran1" 2>"$T/lp.err"; rc=$?
+check "--listener-pid of no process: status 2 ($rc)" [ $rc -eq 2 ]
+check "--listener-pid of no process: one line" [ "$(wc -l < "$T/lp.err")" -eq 1 ]
+check "--listener-pid of no process: says so" \
+	grep -q "^exitprobe: --listener-pid $dead: no such process" "$T/lp.err"
+check "--listener-pid of no process: the command did not run" [ ! -e "$T/ran1" ]
+"$EXITPROBE" --listener-pid $$ --method sample -q -- true; rc=$?
+check "--listener-pid of a running process: accepted ($rc)" [ $rc -eq 0 ]
+"$EXITPROBE" --summary "$T/no-dir/p.sum" -- touch "$T/ran2" 2>"$T/sd.err"; rc=$?
+check "--summary in a missing directory: status 2 at start ($rc)" [ $rc -eq 2 ]
+check "--summary in a missing directory: one line" [ "$(wc -l < "$T/sd.err")" -eq 1 ]
+check "--summary in a missing directory: naming it and why" \
+	grep -q "^exitprobe: cannot write the summary $T/no-dir/p.sum: No such file" "$T/sd.err"
+check "--summary in a missing directory: the command did not run" [ ! -e "$T/ran2" ]
+if id nobody >/dev/null 2>&1; then
+	mkdir "$T/sticky" && chmod 1777 "$T/sticky"
+	: > "$T/sticky/other.sum" && chown nobody "$T/sticky/other.sum"
+	"$EXITPROBE" --summary "$T/sticky/other.sum" -- touch "$T/ran3" 2>"$T/so.err"; rc=$?
+	check "--summary another user's file in a sticky dir: status 2 ($rc)" [ $rc -eq 2 ]
+	check "--summary refused by the safe open: said in words" \
+		grep -q "another user's file" "$T/so.err"
+	check "--summary refused: no 'Unknown error'" \
+		[ -z "$(grep "Unknown error" "$T/so.err")" ]
+	check "--summary refused: the command did not run" [ ! -e "$T/ran3" ]
+else
+	nok "user nobody is needed for the safe-open refusal test"
+fi
 
 # 5. Unprivileged: BPF unavailable, one line, status 121.
 if command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
