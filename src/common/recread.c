@@ -236,10 +236,11 @@ size_t recread_csv_open_quote(const char *line, size_t len)
  * replace another's values): remembered in *dup for the note. */
 static bool seen_twice(uint64_t *seen, int c, char *dup, size_t cap)
 {
-	uint64_t bit = 1ull << (c % 64);
+	uint64_t bit;
 
 	if (c < 0)
 		return false;
+	bit = 1ull << (c % 64);
 	if (!(seen[c / 64] & bit)) {
 		seen[c / 64] |= bit;
 		return false;
