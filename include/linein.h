@@ -16,6 +16,7 @@
 #include <zlib.h>
 
 #define LINEIN_BUF (1u << 20)	/* a line or row, with its newline, fits */
+#define LINEIN_BUF0 (64u * 1024)	/* the buffer at first; it grows to LINEIN_BUF */
 
 struct linein {
 	int fd;
@@ -24,6 +25,7 @@ struct linein {
 	z_stream z;		/* input: z.next_in/avail_in over inb */
 	unsigned char *inb;
 	char *buf;
+	size_t cap;		/* buf's size */
 	size_t start, end;	/* unread bytes: buf[start..end) */
 	bool eof;
 	int err;		/* why the stream ended early, 0 */
@@ -34,8 +36,9 @@ struct linein {
 int linein_open(struct linein *l, const char *path);
 void linein_close(struct linein *l);
 
-/* Read more after what is unread (moved to the front): 0, -E2BIG when
- * the buffer is full, or the stream's early end (above; also in err). */
+/* Read more after what is unread (moved to the front; the buffer grows
+ * when it is full): 0, -E2BIG when it is full at LINEIN_BUF, -ENOMEM, or
+ * the stream's early end (above; also in err). */
 int linein_fill(struct linein *l);
 
 /* The next line without its newline, pointing into the buffer until the

@@ -69,7 +69,8 @@ int linein_open(struct linein *l, const char *path)
 	}
 	l->fd = fd;
 	l->inb = malloc(LINEIN_IN + 1);	/* + a byte put back (gz_magic) */
-	l->buf = malloc(LINEIN_BUF);
+	l->cap = LINEIN_BUF0;
+	l->buf = malloc(l->cap);
 	if (!l->inb || !l->buf) {
 		linein_close(l);
 		return -ENOMEM;
@@ -161,9 +162,18 @@ int linein_fill(struct linein *l)
 		l->end -= l->start;
 		l->start = 0;
 	}
-	if (l->end == LINEIN_BUF)
-		return -E2BIG;
-	got = raw_read(l, (unsigned char *)l->buf + l->end, LINEIN_BUF - l->end);
+	if (l->end == l->cap) {
+		size_t cap = l->cap * 2 < LINEIN_BUF ? l->cap * 2 : LINEIN_BUF;
+		char *b;
+
+		if (l->cap == LINEIN_BUF)
+			return -E2BIG;
+		if (!(b = realloc(l->buf, cap)))
+			return -ENOMEM;
+		l->buf = b;
+		l->cap = cap;
+	}
+	got = raw_read(l, (unsigned char *)l->buf + l->end, l->cap - l->end);
 	if (got < 0)
 		return (int)got;
 	l->end += (size_t)got;
