@@ -6,8 +6,10 @@
 #               FUZZ_SECONDS (60); new inputs go to tests/fuzz/corpus-work/,
 #               crashes to build-san/fuzz/crashes/ (copy them to
 #               tests/fuzz/regress/ once fixed)
-#   fuzz-recread  libFuzzer on the CSV / JSON lines readers (recread.c) for
-#               FUZZ_SECONDS, seeds in tests/fuzz/corpus-recread/
+#   fuzz-recread  libFuzzer on exitstat's input side (stat_input.c, linein.c,
+#               recread.c, capture.c) for FUZZ_SECONDS, seeds in
+#               tests/fuzz/corpus-recread/ (hostile ones from
+#               mkseeds_recread.py: `make fuzz-seeds-recread`)
 #   fuzz-smoke  the same for FUZZ_SMOKE_SECONDS (30) from the seeds only,
 #               in a fresh work directory: a bounded pass for `make check`
 #   sanitize    the unit tests built with clang -fsanitize=address,undefined
@@ -42,7 +44,7 @@ SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(SAN_B)/tests/%)
 # Keep the test objects between runs (they are intermediate to make).
 .SECONDARY: $(UNIT_SRCS:%.c=$(SAN_B)/%.o)
 
-.PHONY: fuzz fuzz-recread fuzz-smoke sanitize fuzz-seeds bench-format
+.PHONY: fuzz fuzz-recread fuzz-smoke sanitize fuzz-seeds fuzz-seeds-recread bench-format
 
 # The readers' target: exitstat's input side (stat_input.c over linein.c,
 # recread.c, capture.c and the netlink walk) and the writers it
@@ -152,6 +154,9 @@ $(SAN_B)/fuzz/mkseeds: tests/fuzz/mkseeds.c tests/unit/tsbuild.h include/record.
 
 fuzz-seeds: $(SAN_B)/fuzz/mkseeds
 	$(Q)$< tests/fuzz/corpus
+
+fuzz-seeds-recread:
+	$(Q)python3 tests/fuzz/mkseeds_recread.py tests/fuzz/corpus-recread
 
 $(SAN_B)/bench/bench_format: tests/bench/bench_format.c $(FUZZ_LIB_SRCS) \
 		tests/unit/tsbuild.h include/record.h include/format.h
