@@ -224,23 +224,23 @@ static void test_json_unknown_values(void **state)
 	};
 	struct recread rr;
 	struct exit_record r;
-	char line[512];
+	char text[512];
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
 		recread_init(&rr);
-		snprintf(line, sizeof(line), "{\"type\":\"pid\",%s,\"pid\":4,\"uid\":7}", good[i]);
-		if (recread_json(&rr, line, strlen(line), &r) != 0)
-			fail_msg("refused: %s", line);
+		snprintf(text, sizeof(text), "{\"type\":\"pid\",%s,\"pid\":4,\"uid\":7}", good[i]);
+		if (recread_json(&rr, text, strlen(text), &r) != 0)
+			fail_msg("refused: %s", text);
 		assert_int_equal(r.id, 4);
 		assert_int_equal(rec_get(&r, F_UID), 7);
 		assert_int_equal(rr.unknown, 1);
 	}
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		recread_init(&rr);
-		snprintf(line, sizeof(line), "{\"type\":\"pid\",%s,\"pid\":4}", bad[i]);
-		if (recread_json(&rr, line, strlen(line), &r) != -EBADMSG)
-			fail_msg("accepted: %s", line);
+		snprintf(text, sizeof(text), "{\"type\":\"pid\",%s,\"pid\":4}", bad[i]);
+		if (recread_json(&rr, text, strlen(text), &r) != -EBADMSG)
+			fail_msg("accepted: %s", text);
 	}
 	/* A key we know keeps its rules: an array is not a uid. */
 	recread_init(&rr);
