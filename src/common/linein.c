@@ -113,6 +113,28 @@ static int next_member(struct linein *l)
 	return -EBADMSG;
 }
 
+/* A plain file: the bytes peeked at first, then straight from read(2). */
+static ssize_t plain_read(struct linein *l, unsigned char *dst, size_t cap)
+{
+	ssize_t got;
+
+	if (l->z.avail_in) {
+		got = (ssize_t)(l->z.avail_in < cap ? l->z.avail_in : cap);
+		memcpy(dst, l->z.next_in, (size_t)got);
+		l->z.next_in += got, l->z.avail_in -= (uInt)got;
+		return got;
+	}
+	do
+		got = read(l->fd, dst, cap);
+	while (got < 0 && errno == EINTR);
+	if (got <= 0) {
+		l->eof = true;
+		l->err = got < 0 ? -errno : 0;
+		return got < 0 ? l->err : 0;
+	}
+	return got;
+}
+
 /* Up to cap bytes of the file's content into dst: how many, 0 at the
  * end, or the early end's -errno (recorded in l->err; what was read
  * before it in the same call is handed out first). */
@@ -123,16 +145,11 @@ static ssize_t raw_read(struct linein *l, unsigned char *dst, size_t cap)
 
 	if (l->eof)
 		return l->err;
+	if (!l->gz)
+		return plain_read(l, dst, cap);
 	while (got == 0 && r == 0) {
 		if (l->z.avail_in == 0 && !l->in_eof && (r = read_in(l)) < 0)
 			break;
-		if (!l->gz) {
-			got = l->z.avail_in < cap ? l->z.avail_in : cap;
-			memcpy(dst, l->z.next_in, got);
-			l->z.next_in += got, l->z.avail_in -= (uInt)got;
-			r = got == 0 && l->in_eof;	/* the end */
-			break;
-		}
 		l->z.next_out = dst;
 		l->z.avail_out = (uInt)(cap > UINT32_MAX ? UINT32_MAX : cap);
 		z = inflate(&l->z, Z_NO_FLUSH);
