@@ -29,12 +29,12 @@ static int read_in(struct linein *l)
 }
 
 /* Whether the unread input begins a gzip member (its first two bytes;
- * the input is refilled if it holds fewer). */
+ * the input is refilled while it holds fewer: a pipe may give one). */
 static int gz_magic(struct linein *l, bool *yes)
 {
 	int r;
 
-	if (l->z.avail_in < 2 && !l->in_eof) {
+	while (l->z.avail_in < 2 && !l->in_eof) {
 		unsigned char first = l->z.avail_in ? l->z.next_in[0] : 0;
 		size_t had = l->z.avail_in;
 
@@ -44,7 +44,6 @@ static int gz_magic(struct linein *l, bool *yes)
 			memmove(l->inb + 1, l->inb, l->z.avail_in);
 			l->inb[0] = first;
 			l->z.avail_in++;
-			l->in_eof = false;
 		}
 	}
 	*yes = l->z.avail_in >= 2 && l->z.next_in[0] == 0x1f && l->z.next_in[1] == 0x8b;
