@@ -311,7 +311,7 @@ int sweep_compare_files(FILE *out, const char *const *files, size_t n, char *err
 	}
 	machine_table(out, doc, files, n);
 	section_tables(out, &rs, n);
-	fprintf(out, "\n%s\nexcluded* = a no-listener cell whose exits met "
+	fprintf(out, "\n%s\nexcluded* = a cell whose exits met "
 		"another program's listener.\n", REPORT_LEGEND);
 	fflush(out);
 out:
