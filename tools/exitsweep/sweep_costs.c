@@ -224,8 +224,8 @@ static void costs_cells(FILE *f, const struct sweep_config *cfg,
 		"(exact); Machine CPU/exit = all CPUs' busy time from /proc/stat\n"
 		"(idle, iowait and steal excluded; includes the collector and "
 		"softirq work) / exits;\ntaskstats_exit, Tgid on and Listener "
-		"(shares of exits) from exitprobe; Foreign = exits (all runs) "
-		"that met another\nprogram's taskstats listener\n\n");
+		"(shares of exits) from exitprobe; Foreign = exits\n(all runs) "
+		"that met another program's taskstats listener\n\n");
 	means_table(f, cfg, plan, a, mets, probed(a, plan) ? nm : nm - 1, false);
 	if (any_tainted(a, plan))
 		fprintf(f, "\n* = a cell whose exits met another program's "
