@@ -295,6 +295,30 @@ static void probe_setup(struct run_env *env, struct sweep_config *cfg)
 		fprintf(stderr, "%s: probe %s\n", progname, cfg->probe_note);
 }
 
+/* The probe's own cost, measured once before the runs; a failure leaves
+ * it "not measured" with the reason (the report says so), never the
+ * sweep. */
+static void probe_cost(const struct run_env *env, struct sweep_config *cfg)
+{
+	struct sweep_probe_cost *pc = &cfg->probe_cost;
+	char line[512];
+	int r;
+
+	if (!cfg->quiet)
+		fprintf(stderr, "%s: probe cost: a flat-out thread exit loop alone and "
+			"under the probe, %d ABBA blocks\n", progname, SWEEP_PROBE_BLOCKS);
+	r = sweep_run_probe_cost(env, cfg, pc->why, sizeof(pc->why));
+	if (r == -EINTR)
+		die_of_signal();
+	if (r < 0)
+		pc->blocks = 0;
+	sweep_probe_cost_describe(pc, line, sizeof(line));
+	if (r < 0)
+		warnmsg("probe cost %s", line);
+	else if (!cfg->quiet)
+		fprintf(stderr, "%s: probe cost: %s\n", progname, line);
+}
+
 static int compare_cmd(int argc, char **argv)
 {
 	char err[1024];
@@ -390,6 +414,8 @@ int main(int argc, char **argv)
 	prove_collector(&env);
 	if (cfg.kind == KIND_OVERHEAD)
 		probe_setup(&env, &cfg);
+	if (cfg.probe != PROBE_OFF)
+		probe_cost(&env, &cfg);
 	status = sweep(&cfg, &machine);
 	if (sweep_interrupted)
 		die_of_signal();

@@ -15,6 +15,7 @@
 #include "json_out.h"
 #include "safeopen.h"
 #include "sweep_file.h"
+#include "sweep_probe.h"
 
 /* Members: key and value in one call. */
 static void kstr(struct json_out *j, const char *k, const char *v)
@@ -92,6 +93,30 @@ static void config_dims(struct json_out *j, const struct sweep_config *cfg)
 	json_out_obj_end(j);
 }
 
+/* "probe_cost": the speed of a flat-out thread exit loop under the probe
+ * over its speed alone; the ratio is null when it was not measured. */
+static void probe_cost_obj(struct json_out *j, const struct sweep_probe_cost *pc)
+{
+	char note[512];
+
+	json_out_key(j, "probe_cost");
+	json_out_obj_begin(j);
+	knum_if(j, "speed_ratio", pc->blocks, pc->ratio);
+	knum_if(j, "speed_ratio_lo", pc->blocks, pc->lo);
+	knum_if(j, "speed_ratio_hi", pc->blocks, pc->hi);
+	json_out_key(j, "blocks");
+	json_out_arr_begin(j);
+	for (unsigned b = 0; b < pc->blocks; b++)
+		json_out_double(j, pc->block[b], JSON_OUT_SIG9);
+	json_out_arr_end(j);
+	ku64(j, "exits_per_run", pc->count);
+	knum_if(j, "alone_rate", pc->blocks, pc->alone_rate);
+	knum_if(j, "probed_rate", pc->blocks, pc->probed_rate);
+	sweep_probe_cost_describe(pc, note, sizeof(note));
+	kstr(j, "note", note);
+	json_out_obj_end(j);
+}
+
 static void config_obj(struct json_out *j, const struct sweep_config *cfg)
 {
 	json_out_key(j, "config");
@@ -108,6 +133,8 @@ static void config_obj(struct json_out *j, const struct sweep_config *cfg)
 	if (cfg->kind == KIND_OVERHEAD) {
 		kstr(j, "probe", cfg->exitprobe ? cfg->probe_method : "off");
 		kstr(j, "probe_note", cfg->probe_note);
+		if (cfg->exitprobe)
+			probe_cost_obj(j, &cfg->probe_cost);
 	}
 	json_out_obj_end(j);
 }
@@ -186,6 +213,8 @@ static void cells_arr(struct json_out *j, const struct sweep_config *cfg,
 		ku64(j, "cell", c);
 		dims_obj(j, cfg, &plan->cells[c]);
 		ku64(j, "runs", a->cells[c].runs);
+		/* its exits met another program's listener: excluded */
+		kbool(j, "foreign_listener", a->cells[c].tainted);
 		json_out_key(j, "metrics");
 		json_out_obj_begin(j);
 		for (int k = 0; k < M_COUNT; k++)

@@ -93,19 +93,23 @@ static void gen_args(const struct run_env *env, const struct sweep_cell *c,
 	sweep_argv_add(b, "--quiet");
 }
 
-/* The timeout of one run in seconds (cfg->run_timeout or a bound made
- * from the expected duration). */
-static double run_timeout_of(const struct sweep_config *cfg,
-			     const struct sweep_cell *c)
+/* A run's timeout in seconds: cfg->run_timeout, or a bound made from the
+ * expected duration of count exits at rate (0: flat out). */
+static double timeout_for(const struct sweep_config *cfg, int64_t rate,
+			  uint64_t count)
 {
 	if (cfg->run_timeout > 0)
 		return cfg->run_timeout;
-	if (cfg->kind == KIND_OVERHEAD) {
-		int64_t rate = cell_val(cfg, c, DIM_RATE);
-
-		return 120 + 10.0 * (double)cfg->count / (double)(rate ? rate : 2000);
-	}
+	if (cfg->kind == KIND_OVERHEAD)
+		return 120 + 10.0 * (double)count / (double)(rate ? rate : 2000);
 	return 1800;
+}
+
+static double run_timeout_of(const struct sweep_config *cfg,
+			     const struct sweep_cell *c)
+{
+	return timeout_for(cfg, cfg->kind == KIND_OVERHEAD ?
+			   cell_val(cfg, c, DIM_RATE) : 0, cfg->count);
 }
 
 /* --- metrics from the summaries --- */
@@ -193,29 +197,32 @@ struct gen_call {
 	double wall, busy;	/* out */
 };
 
+/* exitprobe's part of the command line, when the call is probed. */
+static void probe_argv(const struct sweep_config *cfg, const struct sweep_run_files *f,
+		       const struct gen_call *g, struct sweep_argv *b)
+{
+	if (!g->probe)
+		return;
+	sweep_argv_add(b, cfg->exitprobe);
+	sweep_argv_opt(b, "--summary", f->probe_sum);
+	sweep_argv_opt(b, "--method", cfg->probe_method);
+	if (g->listener > 0)
+		sweep_argv_num(b, "--listener-pid", g->listener);
+	sweep_argv_add(b, "--");
+}
+
 static void gen_argv(const struct run_env *env, const struct sweep_cell *c,
 		     const char *tag, const struct sweep_run_files *f,
 		     const struct gen_call *g, struct sweep_argv *b)
 {
-	const struct sweep_config *cfg = env->cfg;
-
-	if (g->probe) {
-		sweep_argv_add(b, cfg->exitprobe);
-		sweep_argv_opt(b, "--summary", f->probe_sum);
-		sweep_argv_opt(b, "--method", cfg->probe_method);
-		if (g->listener > 0)
-			sweep_argv_num(b, "--listener-pid", g->listener);
-		sweep_argv_add(b, "--");
-	}
+	probe_argv(env->cfg, f, g, b);
 	gen_args(env, c, tag, g->summary, g->kill, b);
 }
 
-/* Spawn, wait within the run's timeout, check the exit status. */
-static int gen_wait(const struct run_env *env, const struct sweep_cell *c,
-		    const struct sweep_run_files *f, struct sweep_argv *b, struct gen_call *g,
-		    char *err, size_t errlen)
+/* Spawn, wait within timeout seconds, check the exit status. */
+static int gen_wait(double timeout, const struct sweep_run_files *f,
+		    struct sweep_argv *b, struct gen_call *g, char *err, size_t errlen)
 {
-	const struct sweep_config *cfg = env->cfg;
 	struct sweep_cpu_sample c0, c1;
 	bool have_cpu = sweep_cpu_read(&c0) == 0;
 	double t0 = mono_s();
@@ -226,7 +233,7 @@ static int gen_wait(const struct run_env *env, const struct sweep_cell *c,
 		snprintf(err, errlen, "cannot start %s: %s", b->a[0], strerror(-gen));
 		return gen;
 	}
-	sweep_exec_alarm_set(run_timeout_of(cfg, c));
+	sweep_exec_alarm_set(timeout);
 	r = sweep_proc_wait(gen, &status, NULL, true);
 	sweep_exec_alarm_clear();
 	if (r == -EINTR) {
@@ -234,7 +241,7 @@ static int gen_wait(const struct run_env *env, const struct sweep_cell *c,
 		if (sweep_interrupted)
 			return -EINTR;
 		snprintf(err, errlen, "exitgen did not finish within %.0f s "
-		     "(see --run-timeout)", run_timeout_of(cfg, c));
+		     "(see --run-timeout)", timeout);
 		return -ETIMEDOUT;
 	}
 	g->wall = mono_s() - t0;
@@ -262,7 +269,7 @@ static int gen_run(const struct run_env *env, const struct sweep_cell *c,
 	int r;
 
 	gen_argv(env, c, tag, f, g, &b);
-	r = gen_wait(env, c, f, &b, g, err, errlen);
+	r = gen_wait(run_timeout_of(env->cfg, c), f, &b, g, err, errlen);
 	if (r < 0)
 		return r;
 	r = kv_map_load(g->summary, kv);
@@ -415,7 +422,7 @@ int sweep_run_probe_check(const struct run_env *env, struct sweep_config *cfg,
 	for (int i = 0; i < b.n; i++)
 		if (!strcmp(b.a[i], "--count") && i + 1 < b.n)
 			snprintf(b.buf[i + 1], sizeof(b.buf[i + 1]), "20");
-	r = gen_wait(env, &c, &f, &b, &g, err, errlen);
+	r = gen_wait(run_timeout_of(env->cfg, &c), &f, &b, &g, err, errlen);
 	if (r == 0 && (r = kv_map_load(f.probe_sum, &kv)) < 0)
 		snprintf(err, errlen, "no summary %s: %s", f.probe_sum, strerror(-r));
 	if (r == 0) {
@@ -429,4 +436,65 @@ int sweep_run_probe_check(const struct run_env *env, struct sweep_config *cfg,
 	}
 	kv_map_free(&kv);
 	return sweep_interrupted ? -EINTR : r;
+}
+
+/* One flat-out thread run of count exits, under the probe or not: its
+ * achieved rate into *rate. */
+static int flat_out(const struct run_env *env, bool probe, uint64_t count,
+		    double *rate, char *err, size_t errlen)
+{
+	const struct sweep_config *cfg = env->cfg;
+	struct sweep_run_files f;
+	struct sweep_argv b = { .n = 0 };
+	struct gen_call g = { .probe = probe };
+	struct kvmap kv = { 0 };
+	int r;
+
+	sweep_exec_files_init(&f, env->tmpdir);
+	g.summary = f.gen_sum;
+	probe_argv(cfg, &f, &g, &b);
+	sweep_argv_add(&b, cfg->exitgen);
+	sweep_argv_opt(&b, "--shape", "thread");
+	sweep_argv_opt(&b, "--rate", "max");
+	sweep_argv_num(&b, "--count", (long long)count);
+	sweep_argv_opt(&b, "--tag", "xsprobecost");
+	sweep_argv_opt(&b, "--summary", f.gen_sum);
+	sweep_argv_add(&b, "--quiet");
+	r = gen_wait(timeout_for(cfg, 0, count), &f, &b, &g, err, errlen);
+	if (r == 0 && (r = kv_map_load(f.gen_sum, &kv)) < 0)
+		snprintf(err, errlen, "cannot read exitgen's summary %s: %s",
+			 f.gen_sum, strerror(-r));
+	if (r == 0 && (kv_map_double(&kv, GEN_KEY_ACHIEVED_RATE, rate) < 0 ||
+		       !(*rate > 0))) {
+		snprintf(err, errlen, "exitgen's summary %s has no achieved rate",
+			 f.gen_sum);
+		r = -EBADMSG;
+	}
+	kv_map_free(&kv);
+	return r;
+}
+
+int sweep_run_probe_cost(const struct run_env *env, struct sweep_config *cfg,
+			 char *err, size_t errlen)
+{
+	struct sweep_probe_cost *pc = &cfg->probe_cost;
+	double alone[2 * SWEEP_PROBE_BLOCKS], probed[2 * SWEEP_PROBE_BLOCKS];
+	int r = 0;
+
+	pc->count = cfg->count < 2000 ? 2000 : cfg->count > 20000 ? 20000 : cfg->count;
+	/* ABBA: alone, probed, probed, alone -- a drift in the machine's
+	 * speed during a block weighs on both sides alike */
+	for (unsigned i = 0; i < 4 * SWEEP_PROBE_BLOCKS && r == 0; i++) {
+		unsigned k = i % 4, slot = i / 4 * 2 + (k >= 2);
+		bool probe = k == 1 || k == 2;
+
+		r = flat_out(env, probe, pc->count, probe ? &probed[slot] : &alone[slot],
+			     err, errlen);
+		if (sweep_interrupted)
+			return -EINTR;
+	}
+	if (r == 0 && (r = sweep_probe_cost_from(alone, probed, SWEEP_PROBE_BLOCKS,
+						   pc)) < 0)
+		snprintf(err, errlen, "the rates measured are not usable");
+	return r;
 }
