@@ -301,17 +301,29 @@ static unsigned count_panels(const struct sweep_config *cfg, const struct sweep_
 	}
 }
 
-/* "exitsweep --kind overhead: 58 of 60 runs (INTERRUPTED: partial)" */
+/* "exitsweep --kind overhead: 58 of 60 runs (INTERRUPTED: partial)", and
+ * with the probe on what it costs (every panel's runs ran under it). */
 static const char *plot_title(const struct sweep_config *cfg,
 			      const struct sweep_plan *plan, char *buf, size_t len)
 {
+	const struct sweep_probe_cost *pc = &cfg->probe_cost;
 	size_t done = 0;
+	int w;
 
 	for (size_t i = 0; i < plan->n_runs; i++)
 		done += plan->runs[i].done;
-	snprintf(buf, len, "exitsweep --kind %s: %zu of %zu runs%s",
-		 sweep_kind_name(cfg->kind), done, plan->n_runs,
-		 done < plan->n_runs ? " (INTERRUPTED: partial)" : "");
+	w = snprintf(buf, len, "exitsweep --kind %s: %zu of %zu runs%s",
+		     sweep_kind_name(cfg->kind), done, plan->n_runs,
+		     done < plan->n_runs ? " (INTERRUPTED: partial)" : "");
+	if (cfg->kind != KIND_OVERHEAD || !cfg->exitprobe || w < 0 || (size_t)w >= len)
+		return buf;
+	if (pc->blocks)
+		snprintf(buf + w, len - (size_t)w, "; every run under exitprobe, which "
+			 "slows a flat-out exit loop to %.2f of its speed (%.2f to %.2f)",
+			 pc->ratio, pc->lo, pc->hi);
+	else
+		snprintf(buf + w, len - (size_t)w, "; every run under exitprobe "
+			 "(its cost not measured)");
 	return buf;
 }
 
@@ -344,7 +356,7 @@ int sweep_plot_write(const char *out, const struct sweep_config *cfg,
 	       const char *dir, char *err, size_t errlen)
 {
 	static struct sweep_canvas p;
-	char gp[PATH_MAX], script[PATH_MAX], title[160], *body = NULL;
+	char gp[PATH_MAX], script[PATH_MAX], title[256], *body = NULL;
 	size_t blen = 0;
 	bool loss = false;
 	FILE *f;
