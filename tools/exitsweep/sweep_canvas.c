@@ -17,12 +17,17 @@
 #include "sweep_table.h"
 
 /* A string safe inside gnuplot double quotes. */
+static char safe_char(char c)
+{
+	return c == '"' || c == '\\' || c == '\n' ? '_' : c;
+}
+
 static void clean(char *dst, size_t len, const char *src)
 {
 	size_t i = 0;
 
 	for (; *src && i + 1 < len; src++)
-		dst[i++] = (*src == '"' || *src == '\\' || *src == '\n') ? '_' : *src;
+		dst[i++] = safe_char(*src);
 	dst[i] = '\0';
 }
 
@@ -220,9 +225,19 @@ bool sweep_canvas_is_png(const char *path)
 void sweep_canvas_preamble(FILE *f, const struct sweep_canvas *p, unsigned panels,
 			   const char *title)
 {
-	char t[256];
+	char t[300];
+	size_t n = 0;
 
-	clean(t, sizeof(t), title);
+	/* a newline of the title stays one (gnuplot's "\n") */
+	for (; *title && n + 3 < sizeof(t); title++) {
+		if (*title == '\n') {
+			t[n++] = '\\';
+			t[n++] = 'n';
+		} else {
+			t[n++] = safe_char(*title);
+		}
+	}
+	t[n] = '\0';
 	/* to standard output, which sweep_canvas_render() catches: gnuplot
 	 * never opens the user's path */
 	fprintf(f, "set terminal %s size %d,%u %snoenhanced "

@@ -47,7 +47,8 @@ void sweep_canvas_panel_begin(struct sweep_canvas *p, const char *title,
 void sweep_canvas_panel_end(struct sweep_canvas *p);
 /* Does path end in .png (pngcairo) rather than .svg? */
 bool sweep_canvas_is_png(const char *path);
-/* What goes before the panels: terminal, layout, title. */
+/* What goes before the panels: terminal, layout, title (a newline in it
+ * starts a second line). */
 void sweep_canvas_preamble(FILE *f, const struct sweep_canvas *p, unsigned panels,
 			   const char *title);
 /* Run gnuplot gp on script in dir, then its picture into out through the

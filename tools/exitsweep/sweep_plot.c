@@ -318,11 +318,11 @@ static const char *plot_title(const struct sweep_config *cfg,
 	if (cfg->kind != KIND_OVERHEAD || !cfg->exitprobe || w < 0 || (size_t)w >= len)
 		return buf;
 	if (pc->blocks)
-		snprintf(buf + w, len - (size_t)w, "; every run under exitprobe, which "
-			 "slows a flat-out exit loop to %.2f of its speed (%.2f to %.2f)",
-			 pc->ratio, pc->lo, pc->hi);
+		snprintf(buf + w, len - (size_t)w, "\nevery run under exitprobe, "
+			 "which slows a flat-out exit loop to %.2f of its speed "
+			 "(%.2f to %.2f)", pc->ratio, pc->lo, pc->hi);
 	else
-		snprintf(buf + w, len - (size_t)w, "; every run under exitprobe "
+		snprintf(buf + w, len - (size_t)w, "\nevery run under exitprobe "
 			 "(its cost not measured)");
 	return buf;
 }
