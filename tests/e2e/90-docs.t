@@ -131,6 +131,56 @@ while read -r p o; do
 	check "README example: $p $o exists" has_opt "$p" "$o"
 done <"$T/examples"
 
+# The README's prose: `exitgen --baseline` anywhere is exitgen's; a bare
+# `--option` in a program's section (the part before its option table
+# and after) belongs to one of the programs.
+awk -v progs=" $PROGS " '
+	/^```/ {
+		c = !c
+		if (c && sec == 1) {
+			getline; split($0, w, " "); sec = 2
+			prog = index(progs, " " w[1] " ") ? w[1] : ""
+		}
+		next
+	}
+	c || /^\|/ { next }
+	/^## / { sec = 1; prog = "" }
+	{
+		line = $0
+		while (match(line, /`[^`]*`/)) {
+			n = split(substr(line, RSTART + 1, RLENGTH - 2), w, " ")
+			line = substr(line, RSTART + RLENGTH)
+			if (index(progs, " " w[1] " ")) {
+				for (i = 2; i <= n; i++) if (w[i] ~ /^--?[a-zA-Z]/) print w[1], w[i]
+			} else if (prog != "" && w[1] ~ /^--?[a-zA-Z]/) print "*", w[1]
+		}
+	}' "$TOP/README.md" | sort -u >"$T/prose"
+check "README.md prose names options" [ -s "$T/prose" ]
+while read -r p o; do
+	if [ "$p" = "*" ]; then
+		found=""
+		for q in $PROGS; do [ -s "$T/$q.help" ] && has_opt "$q" "$o" && found=$q; done
+		check "README prose: $o is an option of one of the programs" [ -n "$found" ]
+	elif [ -s "$T/$p.help" ]; then
+		check "README prose: $p $o exists" has_opt "$p" "$o"
+	fi
+done <"$T/prose"
+
+# The source files and folders the README and the man pages name exist:
+# `src/exitmon/shard.c`, or a bare `stat_group.c` somewhere in the tree.
+{ grep -o '`[^`]*`' "$TOP/README.md" | tr -d '`' | tr ' ,' '\n\n'
+  grep -ho 'Pa [a-z][^ ]*/[^ ]*' "$TOP"/man/*.[18] | sed 's/^Pa //'; } |
+	grep -E '\.(c|h|sh|py|t|mk)$|^(src|tools|tests|include|man|systemd)/' |
+	grep -v '[<>*]' | sort -u >"$T/paths"
+check "README.md names source files" [ -s "$T/paths" ]
+while read -r f; do
+	case $f in
+	*/*) check "$f exists" [ -e "$TOP/$f" ] ;;
+	*) check "$f exists in the tree" eval \
+		'[ -n "$(find "$TOP/src" "$TOP/tools" "$TOP/tests" "$TOP/include" -name "$f" -print -quit)" ]' ;;
+	esac
+done <"$T/paths"
+
 # A short option means one thing in every program: each letter stands for
 # one long name (or is long-only where the programs would disagree).  A
 # list of values is the same option: exitsweep's --rates is exitgen's --rate.
