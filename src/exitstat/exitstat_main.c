@@ -140,6 +140,8 @@ static void parse_option(void *ctx, int key, const char *arg)
 			  "Summarise or list the exit records exitmon wrote (CSV, JSON "
 			  "lines or pcap; gzip'd or not; - or none: standard input).",
 			  options, N_OPTIONS);
+		printf("\nSee exitstat(1) for the summary columns, the time formats "
+		       "and examples.\n");
 		exit(0);
 	case 'V': printf("exitstat %s\n", EXITMON_VERSION); exit(0);
 	}

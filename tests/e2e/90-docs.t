@@ -38,6 +38,8 @@ for p in $PROGS; do
 	sed -n 's/^  \(-[a-zA-Z]\), \(--[a-z0-9-]*\).*/\1 \2/p; s/^      \(--[a-z0-9-]*\).*/\1/p' \
 		"$T/$p.help" >"$T/$p.opts"
 	check "$p: --help lists options" [ -s "$T/$p.opts" ]
+	sec=$(page_of "$p"); sec=${sec##*.}
+	check "$p: --help names its man page" grep -q "^See $p($sec) " "$T/$p.help"
 done
 
 # The README: the option table of each program's section (the section's
