@@ -13,14 +13,21 @@ dir=${1:-$top}
 sweep=${EXITSWEEP:-$top/exitsweep}
 svg=$dir/demo.svg png=$dir/demo.png json=$dir/demo.json
 
+# Only files this run wrote count, not a demo.json of an earlier one.
+stamp=$(mktemp) || exit 1
 st=0
 "$sweep" "$@" --plot "$svg" --json "$json" || st=$?
+new() { [ -s "$1" ] && [ "$1" -nt "$stamp" ]; }
+fresh_json=0 fresh_svg=0
+new "$json" && fresh_json=1
+new "$svg" && fresh_svg=1
+rm -f "$stamp"
 # Killed by a signal (the user's ^C): stop here, as exitsweep did.
 [ "$st" -gt 128 ] && exit "$st"
-[ -s "$json" ] || { echo "demo: exitsweep wrote no results (status $st)" >&2; exit "${st:-1}"; }
+[ "$fresh_json" = 1 ] || { echo "demo: exitsweep wrote no results (status $st)" >&2; exit "$st"; }
 
 echo
-if [ -s "$svg" ]; then
+if [ "$fresh_svg" = 1 ]; then
 	where=$svg
 	if command -v rsvg-convert >/dev/null 2>&1; then
 		# into place by rename: a link planted at demo.png is replaced, not followed
@@ -83,6 +90,8 @@ if tg or li:
     line += ")"
 if sent:
     line += f"; {lost} of {sent} records lost by exitmon"
+if d.get("partial"):
+    line += f" (a partial sweep: {d.get('runs_done')} of {d.get('runs_planned')} runs)"
 print(line + ".")
 PY
 exit "$st"

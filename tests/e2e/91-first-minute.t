@@ -101,6 +101,14 @@ check "... says where the plot is" grep -qx "Plot: $T/k/demo.svg and $T/k/demo.p
 check "... its PNG is one" eval '[ "$(head -c4 "$T/k/demo.png" | tail -c3)" = PNG ]'
 check "... ends with the headline in words" grep -qxF "Headline: tgid accumulation +240 to +340 ns per thread exit; a listener +2.6 to +3.2 us per exit (CPU time inside the kernel's taskstats_exit(), timed by exitprobe, against 37-69 us for a whole create+exit); 3 of 30000 records lost by exitmon." <(tail -n1 "$T/k.out")
 tail -n3 "$T/k.out" | sed "s/^/# /"
+# A sweep that fails before writing anything: the earlier run's demo.json
+# is not read as this one's.
+printf '#!/bin/sh\necho "exitsweep: cannot run" >&2\nexit 1\n' >"$T/known/failing"
+chmod 755 "$T/known/failing"
+EXITSWEEP=$T/known/failing "$TOP/tools/demo.sh" "$T/k" >"$T/f.out" 2>&1
+check "a failed sweep: its status" [ $? -eq 1 ]
+check "... and no headline from the earlier demo.json" eval '! grep -q "^Headline" "$T/f.out"'
+check "... but says it wrote nothing" grep -q '^demo: exitsweep wrote no results (status 1)' "$T/f.out"
 command -v rsvg-convert >/dev/null || nok "rsvg-convert is missing (tools/deps.sh installs librsvg2-bin)"
 
 # And for real: a tiny sweep through the same script.
