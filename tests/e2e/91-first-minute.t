@@ -13,7 +13,11 @@ echo "Package libnl-3.0 was not found in the pkg-config search path." >&2
 exit 1
 EOF
 chmod 755 "$T/bin/pkg-config"
-fresh() { PATH="$T/bin:$PATH" make -C "$TOP" --no-print-directory "$@"; }
+# (not the make running this test: its jobserver and level are not ours)
+fresh() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL PATH="$T/bin:$PATH" \
+		make -C "$TOP" --no-print-directory "$@"
+}
 
 fresh -n deps >"$T/deps.out" 2>"$T/deps.err"
 check "make deps: reading the Makefile is quiet without the libraries" \
