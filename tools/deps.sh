@@ -67,12 +67,21 @@ fi
 echo "deps: installing $n missing Debian packages (apt-get, quietly; a minute or two):"
 echo "$lines" | sed 's/^/deps:   /; s/|/:/'
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends $missing >/dev/null
+# apt's own chatter (debconf notes, triggers) is shown only when it fails.
+log=$(mktemp) || exit 1
+trap 'rm -f "$log"' EXIT
+apt() {
+	apt-get "$@" >"$log" 2>&1 && return 0
+	cat "$log" >&2
+	echo "deps: apt-get $1 failed (its output above)" >&2
+	exit 1
+}
+apt update -qq
+apt install -y -qq --no-install-recommends $missing
 # clang may have come just now: it decides which compiler-rt package fits.
 again=$(missing_lines)
 if [ -n "$again" ]; then
 	more=$(echo $(echo "$again" | cut -d'|' -f2))
-	apt-get install -y -qq --no-install-recommends $more >/dev/null
+	apt install -y -qq --no-install-recommends $more
 fi
 echo "deps: installed $missing"
