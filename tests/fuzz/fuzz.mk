@@ -34,7 +34,7 @@ FUZZ_FLAGS         := -fsanitize=fuzzer,address,undefined \
 # walk) and the formats, so it links libnl but not libcap.
 FUZZ_LIB_SRCS      := src/common/record.c src/common/tsnl.c src/common/format.c \
                       src/common/json_out.c
-FUZZ_LIBS          := $(shell $(PKG_CONFIG) --libs libnl-3.0 libnl-genl-3.0)
+FUZZ_LIBS          := $(shell $(PKG_CONFIG) --libs libnl-3.0 libnl-genl-3.0 2>/dev/null)
 FUZZ_RUN_FLAGS     := -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
                       -print_final_stats=1
 FUZZ_ENV           := UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

@@ -164,6 +164,7 @@ static void on_option(void *ctx, int key, const char *arg)
 		break;
 	case 'h':
 		opts_help(stdout, USAGE, options, N_OPTIONS);
+		printf("\nSee exitsweep(1) for the kinds, the report and examples.\n");
 		exit(0);
 	case 'V':
 		printf("exitsweep %s\n", EXITMON_VERSION);
