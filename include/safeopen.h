@@ -36,7 +36,9 @@ int safe_open(const char *path, int flags, mode_t mode, bool *created);
 
 /* Replace path by a new file holding data (temp file + rename in the same
  * directory).  Its mode is mode minus the umask, and never wider than the
- * file it replaces.  0 or -errno. */
+ * file it replaces.  A symbolic link (that safe_open would follow), device
+ * or FIFO there is written through in place instead, never replaced: so
+ * /dev/stdout stays a link.  0 or -errno. */
 int safe_replace(const char *path, const char *data, size_t len, mode_t mode);
 
 /* Would safe_replace(path) work for the current effective user?  Checks the

@@ -290,6 +290,33 @@ static int write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
+/* Does the last component name something a rename must not replace: a
+ * symbolic link (--json /dev/stdout: the link would become a file), a
+ * device or a FIFO?  Those are written in place instead. */
+static bool replace_in_place(int dir, const char *base)
+{
+	struct stat st;
+
+	return fstatat(dir, base, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+/* Write data through safe_open (which follows only a trusted link and
+ * refuses the rest), truncating what is there. */
+static int write_in_place(const char *path, const char *data, size_t len,
+			  mode_t mode)
+{
+	bool created;
+	int fd = safe_open(path, O_WRONLY | O_CREAT | O_TRUNC, mode, &created), r;
+
+	if (fd < 0)
+		return fd;
+	r = write_all(fd, data, len);
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	return r;
+}
+
 int safe_replace(const char *path, const char *data, size_t len, mode_t mode)
 {
 	char base[NAME_MAX + 1], tmp[NAME_MAX + 1];
@@ -297,6 +324,10 @@ int safe_replace(const char *path, const char *data, size_t len, mode_t mode)
 
 	if (dir < 0)
 		return dir;
+	if (replace_in_place(dir, base)) {
+		close(dir);
+		return write_in_place(path, data, len, mode & 0777);
+	}
 	mode &= 0777;
 	if ((r = replace_mode(dir, base, &mode)) < 0 ||
 	    (r = fd = open_temp(dir, base, mode, tmp, sizeof(tmp))) < 0)

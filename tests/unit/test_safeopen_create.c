@@ -1,7 +1,8 @@
 /* safe_check_create(): an output path tried before the work -- a fresh
  * name passes and leaves nothing behind; a directory, a missing directory,
  * a directory that takes no files (/proc) and another user's file in a
- * sticky shared directory are refused. */
+ * sticky shared directory are refused.  safe_replace() through our own
+ * symbolic link writes its target and leaves the link a link. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -96,6 +97,31 @@ static void test_foreign(void **state)
 	rmdir(sticky);
 }
 
+static void test_replace_through_link(void **state)
+{
+	char target[256], link[256], buf[16] = "";
+	struct stat st;
+	int fd;
+
+	(void)state;
+	snprintf(target, sizeof(target), "%s/target", dir);
+	snprintf(link, sizeof(link), "%s/link", dir);
+	fd = open(target, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(symlink("target", link), 0);
+	assert_int_equal(safe_replace(link, "hello\n", 6, 0644), 0);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	fd = open(target, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(read(fd, buf, sizeof(buf) - 1), 6);
+	close(fd);
+	assert_string_equal(buf, "hello\n");
+	unlink(link);
+	unlink(target);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -117,6 +143,7 @@ int main(void)
 		cmocka_unit_test(test_fresh_and_own),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_foreign),
+		cmocka_unit_test(test_replace_through_link),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
