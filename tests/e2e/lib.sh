@@ -83,6 +83,28 @@ stop_exitmon() {
 	wait "$MON_PID"
 }
 
+# start_ref NAME: the reference listener (build/bench/floor) with a 64 MiB
+# buffer, registered for every CPU like exitmon; waits until it is.  It
+# writes one line per datagram to $T/NAME.ref ("pid btime elapsed_us comm",
+# comm in hex), its totals to $T/NAME.refsum at stop_ref.  Taskstats sends
+# every exit on the machine to every listener: run beside a collector, it
+# shows what that collector was sent, however busy the machine is.
+start_ref() {
+	local floor=$TOP/build/bench/floor
+	[ -x "$floor" ] || { echo "Bail out! $floor not built (make build/bench/floor)"; exit 1; }
+	"$floor" $((64 << 20)) "$T/$1.ref" >"$T/$1.refsum" 2>"$T/$1.referr" &
+	REF_PID=$!
+	_pids="$_pids $REF_PID"
+	wait_file "$T/$1.refsum" 10 || { diag "the reference listener did not start:"
+		sed 's/^/# /' "$T/$1.referr"; return 1; }
+}
+
+# stop_ref: SIGTERM and wait for its totals (datagrams=N drops=N cpu_us=N).
+stop_ref() {
+	kill -TERM "$REF_PID" 2>/dev/null
+	wait "$REF_PID"
+}
+
 # A copy of /bin/true whose name is the comm its exits carry.
 tagbin() { cp /bin/true "$T/$1"; echo "$T/$1"; }
 
