@@ -12,24 +12,6 @@ within() { # within ACHIEVED TARGET PERCENT
 	python3 -c "import sys; a,t,p=map(float,sys.argv[1:]); sys.exit(abs(a/t-1)*100>p)" "$@"
 }
 
-# explained NAME RATE WORKERS: the schedule puts exit k's deadline at k/RATE,
-# so the run's last reap can come no later than its last exit's deadline
-# plus the worst lateness and the worst create-to-reap time (histogram
-# buckets: 1.6%; a worker may hold one deadline it never issued).
-explained() {
-	python3 - "$T/$1.sum" "$2" "$3" <<'PY'
-import sys
-kv = dict(l.rstrip('\n').split('=', 1) for l in open(sys.argv[1]))
-rate, workers = float(sys.argv[2]), int(sys.argv[3])
-behind = float(kv['elapsed']) - int(kv['exits']) / rate
-slack = (float(kv['late_max_us']) + float(kv['reap_max_us'])) * 1.02e-6 + workers / rate
-print(f"{behind:.6f} s behind the schedule, lateness + reap allow {slack:.6f} s")
-sys.exit(not (behind > 0 and behind <= slack))
-PY
-}
-
-explains() { explained "$@" >/dev/null; }
-
 # promise NAME RATE EXITS STOPPED_BY WORKERS EXITGEN-ARGS...: run exitgen
 # (text report in $T/NAME.txt, summary in $T/NAME.sum); check the promise.
 promise() {
@@ -51,8 +33,8 @@ promise() {
 			python3 -c "import sys; sys.exit(not float(sys.argv[1]) < 0.99 * $rate)" "$a"
 		check "$name: saturated, the text says so" grep -q SATURATED "$T/$name.txt"
 		check "$name: saturated, no more than $n exits" [ "$(kv "$s" exits)" -le "$n" ]
-		check "$name: saturated, lateness accounts for it: $(explained "$name" "$rate" "$w")" \
-			explains "$name" "$rate" "$w"
+		check "$name: saturated, lateness accounts for it: $(pace_explained "$s" "$rate" "$w")" \
+			pace_explains "$s" "$rate" "$w"
 	fi
 }
 
@@ -76,7 +58,8 @@ check "saturated run: the text says SATURATED" grep -q SATURATED "$T/sat.txt"
 check "saturated run: achieved below target" \
 	python3 -c "import sys; sys.exit(float(sys.argv[1]) >= 5000000)" "$(kv "$T/sat.sum" achieved_rate)"
 check "saturated run: stopped by duration" [ "$(kv "$T/sat.sum" stopped_by)" = duration ]
-check "saturated run: lateness accounts for it: $(explained sat 5000000 1)" explains sat 5000000 1
+check "saturated run: lateness accounts for it: $(pace_explained "$T/sat.sum" 5000000 1)" \
+	pace_explains "$T/sat.sum" 5000000 1
 check "saturated run: issued nothing after its duration and grace" python3 - "$T/sat.sum" <<'PY'
 import sys
 kv = dict(l.rstrip('\n').split('=', 1) for l in open(sys.argv[1]))

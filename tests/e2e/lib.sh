@@ -142,6 +142,25 @@ public_bin() {
 	echo "$T/bin"
 }
 
+# pace_explained SUMMARY RATE SLACK: whether exitgen's lateness figures
+# account for a run being behind its schedule (saturated), printed.  Exit k's
+# deadline is k/RATE, so the last reap comes no later than the last exit's
+# deadline plus the worst lateness and the worst create-to-reap time
+# (histogram buckets: 1.6%), give or take SLACK tasks (a batch released
+# together, a deadline a worker held but never issued).
+pace_explained() {
+	python3 - "$@" <<'PY'
+import sys
+kv = dict(l.rstrip('\n').split('=', 1) for l in open(sys.argv[1]))
+rate, slack_tasks = float(sys.argv[2]), int(sys.argv[3])
+behind = float(kv['elapsed']) - int(kv['exits']) / rate
+allow = (float(kv['late_max_us']) + float(kv['reap_max_us'])) * 1.02e-6 + slack_tasks / rate
+print(f"{behind:.6f} s behind the schedule, lateness + reap allow {allow:.6f} s")
+sys.exit(not (behind > 0 and behind <= allow))
+PY
+}
+pace_explains() { pace_explained "$@" >/dev/null; }
+
 # --- exitsweep's tests (40-46) ---
 
 # need_exitsweep [PROGRAM...]: EXITSWEEP set; bail out unless it, exitgen
