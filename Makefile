@@ -19,10 +19,22 @@ CFLAGS      ?= -O2 -g
 ifeq ($(CI),true)
 EXTRA_CFLAGS += -Werror
 endif
+# pkg-config is asked quietly: on a fresh machine `make demo` and `make
+# test` install the libraries first (tools/deps.sh) and then build in a
+# make that reads this file again; a goal that needs them and finds them
+# missing says so in one line.
+PKG_MISSING := $(shell for p in $(PKGS) libbpf; do \
+                 $(PKG_CONFIG) --exists $$p 2>/dev/null || echo $$p; done)
+NO_PKG_GOALS := deps demo test test-kernels test-systemd deb clean lint-man
+ifneq ($(PKG_MISSING),)
+ifneq ($(filter-out $(NO_PKG_GOALS),$(or $(MAKECMDGOALS),all)),)
+$(error $(PKG_MISSING): not found by $(PKG_CONFIG); `make deps` (as root) installs what exitmon needs)
+endif
+endif
 ALL_CFLAGS  := -std=gnu11 $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -Iinclude \
                -DEXITMON_VERSION='"$(VERSION)"' -D_GNU_SOURCE \
-               $(shell $(PKG_CONFIG) --cflags $(PKGS))
-LIBS        := $(shell $(PKG_CONFIG) --libs $(PKGS)) -lz -lm -lpthread
+               $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+LIBS        := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lz -lm -lpthread
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
 B           := build
@@ -41,7 +53,7 @@ exitgen_DIR   := src/exitgen
 exitsweep_DIR := tools/exitsweep
 exitstat_DIR  := src/exitstat
 exitprobe_DIR := src/exitprobe
-exitprobe_LIBS := $(shell $(PKG_CONFIG) --libs libbpf)
+exitprobe_LIBS := $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null)
 PROG_DIRS   := $(foreach p,$(PROGRAMS),$($(p)_DIR))
 COMMON_SRCS := $(wildcard src/common/*.c)
 COMMON_OBJS := $(COMMON_SRCS:%.c=$(B)/%.o)
@@ -177,7 +189,7 @@ deps:
 # re-reads this Makefile so pkg-config sees the new libraries.
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
-	./exitsweep --quick
+	$(Q)tools/demo.sh
 
 test: deps
 	$(Q)$(MAKE) --no-print-directory check

@@ -14,6 +14,11 @@
 #define PROBE_KEY_NS_PER_EXIT		"ns_per_exit"
 #define PROBE_KEY_NS_PER_EXIT_CI95	"ns_per_exit_ci95"
 #define PROBE_KEY_CLASS_PREFIX		"ns_per_exit_"
+/* the probe's own cost: samples taken (sample), its BPF programs' runs
+ * and their run time (absent when kernel.bpf_stats could not be enabled) */
+#define PROBE_KEY_SAMPLES		"samples"
+#define PROBE_KEY_BPF_RUNS		"probe_bpf_runs"
+#define PROBE_KEY_BPF_NS		"probe_bpf_ns"
 
 #define PROBE_CLASS_TGID_ON		"tgid_on"
 #define PROBE_CLASS_TGID_OFF		"tgid_off"

@@ -1,68 +1,87 @@
 #!/bin/sh
 # Install the Debian/Ubuntu packages exitmon needs to build, test and plot.
-# As root: installs what is missing.  Otherwise: prints the command to run.
+# As root: says what is missing and why, then installs it.  Otherwise:
+# prints the same and the command to run.
+#   tools/deps.sh [kernels|systemd]
 set -eu
 
-# build: compiler, pkg-config, the three libraries; tests: cmocka, prove
-# (perl), mandoc, python3 (standard CSV/JSON readers), clang + compiler-rt
-# (fuzzing, sanitizers), promtool (metrics), gnuplot (sweep plots),
-# iproute2/util-linux (namespaces, setpriv), systemd (unit checks);
-# exitprobe: libbpf-dev, bpftool (skeletons), clang (-target bpf);
-# the unit's sandbox test: strace (the calls a run makes) and libseccomp2
-# (loads the unit's filter through ctypes; systemd depends on it anyway).
-# exitstat: zlib1g-dev (gzopen reads plain and gzip'd records alike).
-# make deb and its test: debhelper, dpkg-dev, fakeroot (a build as a
-# user), lintian (tests/e2e/80-deb-package.t checks the package with it).
-PACKAGES="build-essential pkg-config libnl-3-dev libnl-genl-3-dev libcap-dev
-libcmocka-dev perl mandoc python3 clang libclang-rt-dev gnuplot-nox
-prometheus iproute2 util-linux procps systemd libjson-c-dev valgrind
-libcap2-bin logrotate libbpf-dev bpftool strace libseccomp2 zlib1g-dev
-debhelper dpkg-dev fakeroot lintian"
+# What each package is for, one purpose a line: "purpose|packages".
+# libclang-rt-dev stands for the compiler-rt of the installed clang.
+NEEDS="to build: compiler, pkg-config and the libraries (netlink, capabilities, JSON, zlib)|build-essential pkg-config libnl-3-dev libnl-genl-3-dev libcap-dev libjson-c-dev zlib1g-dev
+to build exitprobe: BPF programs (clang -target bpf) and their skeletons (bpftool)|clang libbpf-dev bpftool
+for the tests: unit (cmocka), end to end (prove, python3), man lint (mandoc), sanitizers and fuzzing (compiler-rt), valgrind|libcmocka-dev perl mandoc python3 libclang-rt-dev valgrind
+for the tests: namespaces, privileges, rotation, the unit's sandbox (strace, libseccomp)|iproute2 util-linux procps systemd libcap2-bin logrotate strace libseccomp2
+for the metrics test: promtool|prometheus
+for plots: gnuplot draws them, rsvg-convert makes the demo's PNG|gnuplot-nox librsvg2-bin
+for make deb and its test: debhelper, lintian|debhelper dpkg-dev fakeroot lintian"
 
 # `deps.sh kernels`: what `make test-kernels` needs besides, to boot
 # Debian's kernels under QEMU (tools/kernel-run): the emulator without its
 # recommended desktop packages, a static busybox for the guest, cpio.
 if [ "${1:-}" = kernels ]; then
-	PACKAGES="qemu-system-x86 busybox-static cpio"
+	NEEDS="to boot other kernels (make test-kernels): QEMU, a static busybox, cpio|qemu-system-x86 busybox-static cpio"
 fi
 # `deps.sh systemd`: `make test-systemd` boots a Debian root filesystem that
 # debootstrap makes (tools/kernel-rootfs), in the same QEMU guests.
 if [ "${1:-}" = systemd ]; then
-	PACKAGES="qemu-system-x86 busybox-static cpio debootstrap"
+	NEEDS="to boot a systemd guest (make test-systemd): QEMU, busybox, cpio, debootstrap|qemu-system-x86 busybox-static cpio debootstrap"
 fi
 
-# libclang-rt-dev is versioned on Debian 12 (libclang-rt-14-dev).
+# libclang-rt-dev is versioned on Debian 12 (libclang-rt-14-dev): the
+# installed clang decides.
 resolve() {
-	for p in $PACKAGES; do
-		if [ "$p" = libclang-rt-dev ]; then
-			v=$(clang --version 2>/dev/null | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -n1)
-			[ -n "$v" ] && p="libclang-rt-$v-dev" || p="libclang-rt-14-dev"
-		fi
-		echo "$p"
+	if [ "$1" = libclang-rt-dev ]; then
+		v=$(clang --version 2>/dev/null | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -n1)
+		[ -n "$v" ] && echo "libclang-rt-$v-dev" || echo libclang-rt-14-dev
+	else
+		echo "$1"
+	fi
+}
+installed() {
+	dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"
+}
+
+# One line per purpose with something missing: "purpose| packages".
+missing_lines() {
+	echo "$NEEDS" | while IFS='|' read -r why pkgs; do
+		m=""
+		for p in $pkgs; do
+			p=$(resolve "$p")
+			installed "$p" || m="$m $p"
+		done
+		[ -z "$m" ] || echo "$why|$m"
 	done
 }
 
-missing=""
-for p in $(resolve); do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
-		missing="$missing $p"
-done
-# clang first decides which compiler-rt package is the right one.
-if ! command -v clang >/dev/null 2>&1; then missing="$missing clang"; fi
-
-[ -z "$missing" ] && { echo "deps: all build and test dependencies are installed"; exit 0; }
+lines=$(missing_lines)
+[ -z "$lines" ] && { echo "deps: all build and test dependencies are installed"; exit 0; }
+missing=$(echo $(echo "$lines" | cut -d'|' -f2))
+n=$(echo $missing | wc -w)
 
 if [ "$(id -u)" -ne 0 ]; then
-	echo "deps: missing:$missing"
-	echo "deps: run as root: apt-get install -y$missing"
+	echo "deps: $n Debian packages are missing:"
+	echo "$lines" | sed 's/^/deps:   /; s/|/:/'
+	echo "deps: run as root: apt-get install -y --no-install-recommends $missing"
 	exit 1
 fi
+echo "deps: installing $n missing Debian packages (apt-get, quietly; a minute or two):"
+echo "$lines" | sed 's/^/deps:   /; s/|/:/'
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends $missing >/dev/null
-# Now clang is present, the compiler-rt package name can be resolved.
-for p in $(resolve); do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
-		apt-get install -y -qq --no-install-recommends "$p" >/dev/null
-done
-echo "deps: installed:$missing"
+# apt's own chatter (debconf notes, triggers) is shown only when it fails.
+log=$(mktemp) || exit 1
+trap 'rm -f "$log"' EXIT
+apt() {
+	apt-get "$@" >"$log" 2>&1 && return 0
+	cat "$log" >&2
+	echo "deps: apt-get $1 failed (its output above)" >&2
+	exit 1
+}
+apt update -qq
+apt install -y -qq --no-install-recommends $missing
+# clang may have come just now: it decides which compiler-rt package fits.
+again=$(missing_lines)
+if [ -n "$again" ]; then
+	more=$(echo $(echo "$again" | cut -d'|' -f2))
+	apt install -y -qq --no-install-recommends $more
+fi
+echo "deps: installed $missing"

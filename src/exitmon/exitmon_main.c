@@ -161,6 +161,8 @@ static void parse_option(struct mon_config *cfg, int key, const char *arg,
 		opts_help(stdout, "Usage: exitmon [OPTION]...\n"
 			  "Collect the kernel's taskstats exit records and count "
 			  "every one lost.", options, N_OPTIONS);
+		printf("\nSee exitmon(8) for the columns, loss accounting, privileges "
+		       "and exit statuses.\n");
 		exit(0);
 	case 'V': printf("exitmon %s\n", EXITMON_VERSION); exit(0);
 	default: break;

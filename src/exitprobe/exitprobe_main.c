@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -236,8 +237,13 @@ static int measure(struct cli *c, struct probe_cmd *cmd, struct probe *p)
 	}
 	r = probe_cmd_release(cmd);
 	if (r < 0) {
-		warnmsg("cannot run '%s': %s", c->cmd[0], strerror(-r));
 		probe_cmd_wait(cmd, &st);
+		/* A signal passed on while the probe loaded ended the command
+		 * before it could start: that is its status, and the report
+		 * (of no exits) is still written, as for a later signal. */
+		if (r == -EPIPE && WIFSIGNALED(st))
+			return probe_cmd_exit_code(st);
+		warnmsg("cannot run '%s': %s", c->cmd[0], strerror(-r));
 		probe_stop(p);
 		exit(r == -ENOENT ? 127 : 126);
 	}

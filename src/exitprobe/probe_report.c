@@ -125,7 +125,7 @@ static void summary_sampling(const struct probe_result *r, struct kvbuf *kb)
 	char key[64];
 
 	kv_u64(kb, PROBE_KEY_PERIOD_US, r->period_ns / 1000);
-	kv_u64(kb, "samples", r->c.samples_all);
+	kv_u64(kb, PROBE_KEY_SAMPLES, r->c.samples_all);
 	kv_u64(kb, "samples_in_taskstats_exit", r->c.samples_in_ts);
 	kv_u64(kb, "samples_counted", s.samples);
 	kv_u64(kb, "samples_lost", r->c.samples_lost);
@@ -150,9 +150,9 @@ int probe_report_summary_text(const struct probe_result *r, struct kvbuf *kb)
 	else
 		kv_u64(kb, "calls_lost", r->c.samples_lost);
 	kv_u64(kb, "descendants_untracked", r->c.track_full);
-	kv_u64(kb, "probe_bpf_runs", r->cost.run_cnt);
+	kv_u64(kb, PROBE_KEY_BPF_RUNS, r->cost.run_cnt);
 	if (r->cost.have_run_ns)
-		kv_u64(kb, "probe_bpf_ns", r->cost.run_ns);
+		kv_u64(kb, PROBE_KEY_BPF_NS, r->cost.run_ns);
 	return kb->err ? -ENOMEM : 0;
 }
 

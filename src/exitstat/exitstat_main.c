@@ -23,14 +23,14 @@ enum {
  * listener): here those options are long-only. */
 
 static const struct opt_desc options[] = {
-	{ "group", 'g', "comm|uid|tgid|exe", "summarise per command (default), user, process or executable" },
+	{ "group", 'g', "KEY", "one line per comm (default), uid, tgid or exe (executable)" },
 	{ "sort", OPT_SORT, "COLUMN", "sort by this summary column (default cpu_run_virtual_ns), largest first" },
 	{ "reverse", OPT_REVERSE, NULL, "smallest first" },
 	{ "top", OPT_TOP, "N", "only the first N groups (TOTAL still counts all)" },
 	{ "percent", 'c', NULL, "exits, CPU and elapsed time also as a share of the total" },
 	{ "max-groups", OPT_MAX_GROUPS, "N", "hold at most N groups (default 1000000); past that the smaller half folds into an other row" },
 	{ "list", OPT_LIST, NULL, "list single exits (lastcomm style) instead of a summary" },
-	{ "format", 'f', "table|csv|jsonl", "aligned table (default) or exitmon-named CSV / JSON lines" },
+	{ "format", 'f', "FMT", "table (default), or csv or jsonl under exitmon's names" },
 	{ "comm", OPT_COMM, "GLOB", "only commands matching GLOB" },
 	{ "user", 'u', "USER", "only this user (name or uid)" },
 	{ "exitcode", OPT_EXITCODE, "N", "only exits with this wait status (exit code x 256, or the signal)" },
@@ -140,6 +140,8 @@ static void parse_option(void *ctx, int key, const char *arg)
 			  "Summarise or list the exit records exitmon wrote (CSV, JSON "
 			  "lines or pcap; gzip'd or not; - or none: standard input).",
 			  options, N_OPTIONS);
+		printf("\nSee exitstat(1) for the summary columns, the time formats "
+		       "and examples.\n");
 		exit(0);
 	case 'V': printf("exitstat %s\n", EXITMON_VERSION); exit(0);
 	}
@@ -252,6 +254,10 @@ static int read_all(struct run *run, struct in_counts *n)
 		else
 			read_ok++;
 	}
+	/* An input that ended early: its records before are kept, and the
+	 * status says the answer is short. */
+	if (status == 0 && n->incomplete)
+		status = STAT_EXIT_INCOMPLETE;
 	/* Nothing readable: no empty table that looks like an answer. */
 	return read_ok ? status : -EXIT_RUNTIME;
 }

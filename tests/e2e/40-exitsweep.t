@@ -126,7 +126,7 @@ for c in d['comparisons']:
         a = [v[f['metric']] for v in vals[f['a_cell']] if v[f['metric']] is not None]
         b = [v[f['metric']] for v in vals[f['b_cell']] if v[f['metric']] is not None]
         n += 1
-        if f['excluded']:   # a no-listener cell met a foreign listener
+        if f['excluded']:   # a cell met a foreign listener
             assert f['overhead_pct'] is None and f['diff'] is None, f
             continue
         if len(a) < 2 or len(b) < 2:   # no probe here: no ts_ns_per_exit

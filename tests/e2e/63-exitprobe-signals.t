@@ -37,12 +37,21 @@ check "--duration, SIGHUP ignored on entry: exit 0 ($rc)" [ $rc -eq 0 ]
 check "--duration, SIGHUP ignored on entry: the whole duration ($(kv "$T/nohup.sum" seconds))" \
 	awk -v s="$(kv "$T/nohup.sum" seconds)" 'BEGIN { exit !(s >= 1.4) }'
 
-# 2. A command: the signal is the command's; the report is written.
+# 2. A command: the signal is the command's; the report is written.  USR1
+# comes once the command runs; ALRM as soon as the command's process is
+# forked, most likely while the probe still loads (the command, not yet
+# started, dies of it: its status all the same).
 for sig in USR1 ALRM; do
 	num=$(kill -l "$sig")
 	"$EXITPROBE" --method sample --summary "$T/c-$sig.sum" -q -- sleep 10 &
 	pid=$!
-	sleep 0.6
+	want=sleep; [ "$sig" = USR1 ] || want=
+	for i in $(seq 200); do
+		c=$(ps -o comm= --ppid $pid 2>/dev/null)
+		[ -n "$c" ] && { [ -z "$want" ] || [ "$c" = "$want" ]; } && break
+		sleep 0.05
+	done
+	[ -n "$want" ] || sleep 0.05	# the handlers are set just after the fork
 	kill -"$sig" $pid
 	wait $pid; rc=$?
 	check "command, SIG$sig passed on: status $((128 + num)) ($rc)" \
@@ -54,7 +63,13 @@ done
 "$EXITPROBE" --method sample --summary "$T/g.sum" -q -- \
 	"$EXITGEN" --rate 200 --duration 4 -q --summary "$T/g-gen.sum" &
 pid=$!
-sleep 0.8
+# Once exitgen runs (its main thread is named exitgen-main), and a moment
+# for it to take its signals, however long the probe took to load.
+for i in $(seq 200); do
+	ps -o comm= --ppid $pid 2>/dev/null | grep -q '^exitgen' && break
+	sleep 0.05
+done
+sleep 0.3
 kill -HUP $pid
 wait $pid; rc=$?
 check "exitgen under exitprobe, SIGHUP: exit 0 ($rc)" [ $rc -eq 0 ]

@@ -41,7 +41,7 @@ at_least() { # NAME N DESCRIPTION
 diag "systemd $(kvo systemd) as PID 1"
 
 # Install: neither enabled nor started (README, Installing).
-is install_rc 0 "dpkg -i installs the package"
+is install_rc 0 "apt-get install ./exitmon.deb installs the package"
 is enabled_after_install disabled "installed, not enabled"
 is active_after_install inactive "installed, not started"
 
@@ -108,7 +108,7 @@ check "systemd-analyze security gives the README's exposure ($score)" [ -n "$sco
 
 # Remove stops the service; purge leaves nothing but the records.
 is active_before_remove active "started again before removal"
-is remove_rc 0 "dpkg -r removes the package"
+is remove_rc 0 "apt-get remove removes the package"
 is active_after_remove inactive "removal stopped the service"
 is exitmon_processes 0 "no exitmon process left"
 check "removed: the programs are gone" bash -c "! grep -qE '^-.* /usr/sbin/exitmon$' '$O/removed.files'"
@@ -117,7 +117,7 @@ check "purge removes the unit, the logrotate snippet and the enablement" \
 	bash -c "! grep -qE '^[-l][rwx-]{9}' '$O/purged.files'"
 grep -E '^[-l][rwx-]{9}' "$O/purged.files" | sed 's/^/# left: /'
 check "purged: dpkg knows no exitmon" grep -qE 'no packages found|not-installed' "$O/purged.files"
-is purge_rc 0 "dpkg -P purges it"
+is purge_rc 0 "apt-get purge purges it"
 logs=$(kvo logs_left)
 check "the records are left for the operator ($logs)" bash -c "case '$logs' in *exits.csv*summary*) exit 0;; esac; exit 1"
 if [ "$_fail" -gt 0 ]; then

@@ -32,7 +32,9 @@ PATH=/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
 
 say systemd "$(systemctl --version | sed -n '1s/^systemd \([0-9]*\).*/\1/p')"
-dpkg -i "$DEB" >/out/dpkg-install.log 2>&1
+# As the README says it: apt installs a local package (its dependencies are
+# already in the root filesystem: the guest has no network).
+apt-get install -y "$DEB" >/out/apt-install.log 2>&1
 say install_rc $?
 say enabled_after_install "$(systemctl is-enabled exitmon 2>&1)"
 say active_after_install "$(systemctl is-active exitmon 2>&1)"
@@ -90,12 +92,12 @@ journalctl -u exitmon --no-pager -o short-monotonic >/out/journal.txt 2>&1
 # Remove with the service running: the package's scripts stop it.
 systemctl start exitmon
 say active_before_remove "$(show ActiveState)"
-dpkg -r exitmon >/out/dpkg-remove.log 2>&1
+apt-get remove -y exitmon >/out/apt-remove.log 2>&1
 say remove_rc $?
 say active_after_remove "$(systemctl is-active exitmon 2>&1)"
 say exitmon_processes "$(pgrep -c -x exitmon)"
 snapshot removed
-dpkg -P exitmon >/out/dpkg-purge.log 2>&1
+apt-get purge -y exitmon >/out/apt-purge.log 2>&1
 say purge_rc $?
 snapshot purged
 say logs_left "$(ls $LOG 2>/dev/null | tr '\n' ' ')"

@@ -344,6 +344,57 @@ static void test_listener_and_loss(void **state)
 	sweep_plan_free(&plan);
 }
 
+/* A cell whose exits met another program's listener is tainted whether it
+ * has a listener of ours or not: the listener cell's per-exit cost carries
+ * the other listener's reply too.  Every comparison touching it is
+ * excluded; the clean cells still compare. */
+static void test_foreign_listener_taints(void **state)
+{
+	struct sweep_config cfg;
+	struct sweep_plan plan;
+	struct analysis a;
+	const struct figure *f;
+	long cbon, cboff, cnon, cnoff;
+
+	(void)state;
+	setup_cfg(&cfg, 2, "none,batch");
+	assert_int_equal(sweep_plan_build(&cfg, &plan), 0);
+	cbon = cell_of(&cfg, &plan, 1, LISTEN_BATCH);
+	cboff = cell_of(&cfg, &plan, 0, LISTEN_BATCH);
+	cnon = cell_of(&cfg, &plan, 1, LISTEN_NONE);
+	cnoff = cell_of(&cfg, &plan, 0, LISTEN_NONE);
+	for (unsigned k = 0; k < 2; k++) {
+		set_run(&plan, (size_t)cbon, k, M_TS_NS_PER_EXIT, 5000 + k);
+		set_run(&plan, (size_t)cboff, k, M_TS_NS_PER_EXIT, 2700 + k);
+		set_run(&plan, (size_t)cnon, k, M_TS_NS_PER_EXIT, 260 + k);
+		set_run(&plan, (size_t)cnoff, k, M_TS_NS_PER_EXIT, 30 + k);
+		/* one run of the thread batch cell met a foreign listener */
+		set_run(&plan, (size_t)cbon, k, M_FOREIGN_EXITS, k ? 17 : 0);
+		set_run(&plan, (size_t)cboff, k, M_FOREIGN_EXITS, 0);
+		set_run(&plan, (size_t)cnon, k, M_FOREIGN_EXITS, 0);
+		set_run(&plan, (size_t)cnoff, k, M_FOREIGN_EXITS, 0);
+	}
+	assert_int_equal(sweep_analyze(&cfg, &plan, &a), 0);
+	assert_true(a.cells[cbon].tainted);
+	assert_false(a.cells[cboff].tainted);
+	assert_false(a.cells[cnon].tainted);
+	near(a.cells[cbon].m[M_FOREIGN_EXITS].sum, 17, 0);
+	for (size_t i = 0; i < a.n_figs; i++) {
+		f = &a.figs[i];
+		if (f->metric != M_TS_NS_PER_EXIT)
+			continue;
+		if (f->cell_a == (size_t)cbon || f->cell_b == (size_t)cbon) {
+			assert_true(f->excluded);
+			assert_false(f->ok || f->diff_ok || f->significant);
+		} else {
+			assert_false(f->excluded);
+			assert_true(f->diff_ok);
+		}
+	}
+	sweep_analyze_free(&a);
+	sweep_plan_free(&plan);
+}
+
 /* Delay accounting both: on over off; the row key names every dimension
  * but the compared one. */
 static void test_dacct_comparison_key(void **state)
@@ -382,6 +433,7 @@ int main(void)
 		cmocka_unit_test(test_too_few_runs),
 		cmocka_unit_test(test_listener_and_loss),
 		cmocka_unit_test(test_dacct_comparison_key),
+		cmocka_unit_test(test_foreign_listener_taints),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

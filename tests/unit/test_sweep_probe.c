@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -40,6 +41,19 @@ static void test_probe_summary(void **state)
 	assert_true(fabs(v[M_FOREIGN_EXITS] - 12) < 1e-12);
 	sweep_probe_describe(&kv, d, sizeof(d));
 	assert_string_equal(d, "sample, period 100 us");
+	/* no probe_bpf_ns or samples: its own cost stays n/a */
+	assert_true(isnan(v[M_PROBE_BPF_NS_PER_EXIT]) &&
+		    isnan(v[M_PROBE_SAMPLES_PER_EXIT]));
+	kv_map_free(&kv);
+
+	/* the probe's own cost in the run, per exit */
+	nan_all(v);
+	assert_int_equal(kv_map_parse("method=sample\nexits=4000\n"
+		"samples=80000\nprobe_bpf_runs=120000\nprobe_bpf_ns=61000000\n",
+		&kv), 0);
+	assert_int_equal(sweep_probe_apply(&kv, v), 0);
+	assert_true(fabs(v[M_PROBE_BPF_NS_PER_EXIT] - 15250) < 1e-9);
+	assert_true(fabs(v[M_PROBE_SAMPLES_PER_EXIT] - 20) < 1e-12);
 	kv_map_free(&kv);
 
 	/* counts beyond the exits, or negative, are not shares: left out */
@@ -55,6 +69,50 @@ static void test_probe_summary(void **state)
 	assert_int_equal(kv_map_parse("method=sample\nns_per_exit=1\n", &kv), 0);
 	assert_int_equal(sweep_probe_apply(&kv, v), -EBADMSG);
 	kv_map_free(&kv);
+}
+
+/* ABBA blocks of achieved rates into the probe's cost: per block the
+ * probed rates' sum over the alone rates' sum; the median of the blocks,
+ * their least and most, and the median rates. */
+static void test_probe_cost(void **state)
+{
+	/* block 0: (24000 + 26000) / (32000 + 32000) = 0.78125
+	 * block 1: (20000 + 20000) / (30000 + 34000) = 0.625
+	 * block 2: (30000 + 30000) / (33000 + 33000) = 0.909090... */
+	const double alone[] = { 32000, 32000, 30000, 34000, 33000, 33000 };
+	const double probed[] = { 24000, 26000, 20000, 20000, 30000, 30000 };
+	double bad[] = { 32000, 0, 30000, 34000, 33000, 33000 };
+	struct sweep_probe_cost pc = { .count = 5000 };
+	char d[256];
+
+	(void)state;
+	assert_int_equal(sweep_probe_cost_from(alone, probed, 3, &pc), 0);
+	assert_int_equal(pc.blocks, 3);
+	assert_true(fabs(pc.block[0] - 0.78125) < 1e-12);
+	assert_true(fabs(pc.block[1] - 0.625) < 1e-12);
+	assert_true(fabs(pc.ratio - 0.78125) < 1e-12);
+	assert_true(fabs(pc.lo - 0.625) < 1e-12);
+	assert_true(fabs(pc.hi - 60000.0 / 66000) < 1e-12);
+	/* alone sorted: 30000 32000 32000 33000 33000 34000 -> 32500;
+	 * probed: 20000 20000 24000 26000 30000 30000 -> 25000 */
+	assert_true(fabs(pc.alone_rate - 32500) < 1e-9);
+	assert_true(fabs(pc.probed_rate - 25000) < 1e-9);
+	sweep_probe_cost_describe(&pc, d, sizeof(d));
+	assert_string_equal(d, "a flat-out thread exit loop ran at 0.78 of its speed "
+			    "under the probe (3 ABBA blocks of 5000 exits: 0.62 to "
+			    "0.91; 32500 exits/s alone, 25000 probed)");
+
+	/* a rate that is no positive number, or no blocks: refused */
+	assert_int_equal(sweep_probe_cost_from(bad, probed, 3, &pc), -EINVAL);
+	bad[1] = NAN;
+	assert_int_equal(sweep_probe_cost_from(bad, probed, 3, &pc), -EINVAL);
+	assert_int_equal(sweep_probe_cost_from(alone, probed, 0, &pc), -EINVAL);
+
+	/* not measured: says why */
+	memset(&pc, 0, sizeof(pc));
+	snprintf(pc.why, sizeof(pc.why), "exitgen failed");
+	sweep_probe_cost_describe(&pc, d, sizeof(d));
+	assert_string_equal(d, "not measured: exitgen failed");
 }
 
 static void test_probe_modes(void **state)
@@ -107,6 +165,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_probe_summary),
+		cmocka_unit_test(test_probe_cost),
 		cmocka_unit_test(test_probe_modes),
 		cmocka_unit_test(test_proc_stat),
 		cmocka_unit_test(test_config_hz),

@@ -48,6 +48,9 @@ enum sweep_metric {
 	/* overhead: exact totals and the probe's in-kernel figures */
 	M_CPU_US_PER_EXIT, M_MACHINE_CPU_US_PER_EXIT, M_TS_NS_PER_EXIT,
 	M_TGID_ON_SHARE, M_LISTENER_SHARE, M_FOREIGN_EXITS, M_MON_US_PER_RECORD,
+	/* overhead, the probe's own cost in the run: its BPF programs' run
+	 * time and its samples, per exit */
+	M_PROBE_BPF_NS_PER_EXIT, M_PROBE_SAMPLES_PER_EXIT,
 	/* reap */
 	M_FORK_REAP_P50, M_FORK_REAP_P99, M_KILL_REAP, M_KILL_BG,
 	/* cohort */
@@ -86,6 +89,19 @@ struct sweep_run {
 	char groups[64];	/* cohort: group sizes in exit order, "2+2+2" */
 };
 
+/* What the probe costs the workload, measured once per sweep: a flat-out
+ * thread exit loop alone and under the probe in ABBA blocks (alone,
+ * probed, probed, alone), exitgen's achieved rates compared per block. */
+#define SWEEP_PROBE_BLOCKS 3
+struct sweep_probe_cost {
+	unsigned blocks;		/* measured blocks, 0 = not measured */
+	uint64_t count;			/* exits per exitgen run */
+	double block[SWEEP_PROBE_BLOCKS];	/* probed / alone rate */
+	double ratio, lo, hi;		/* median, least and most of the blocks */
+	double alone_rate, probed_rate;	/* median achieved rates, exits/s */
+	char why[192];			/* not measured: why */
+};
+
 struct sweep_config {
 	enum sweep_kind kind;
 	struct sweep_dimvals dim[DIM_COUNT];
@@ -103,6 +119,7 @@ struct sweep_config {
 	const char *exitprobe;		/* path, NULL when off */
 	char probe_method[16];		/* what the probe said it used */
 	char probe_note[256];		/* one line for the report's header */
+	struct sweep_probe_cost probe_cost;
 	const char *csv, *json, *plot;
 	char command[1024];	/* the command line, for the records */
 };

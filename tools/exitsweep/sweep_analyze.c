@@ -236,13 +236,14 @@ static void figure(const struct sweep_config *cfg, const struct sweep_plan *plan
 	free(xb);
 }
 
-/* A no-listener cell whose exits met a listener: any run with a foreign
- * exit (the probe reads the listener per exit, in the kernel). */
-static bool tainted(const struct sweep_config *cfg, const struct sweep_plan *plan,
-		    size_t c, const struct cell_stats *s)
+/* A cell whose exits met another program's listener: any run with a
+ * foreign exit (the probe reads the listeners per exit, in the kernel).
+ * Without a listener of ours it is no "no listener" cell; with one, each
+ * such exit also paid for the other listener's reply, so its per-exit
+ * cost is inflated. */
+static bool tainted(const struct cell_stats *s)
 {
-	return cell_val(cfg, &plan->cells[c], DIM_LISTENER) == LISTEN_NONE &&
-	       s->m[M_FOREIGN_EXITS].n > 0 && s->m[M_FOREIGN_EXITS].sum > 0;
+	return s->m[M_FOREIGN_EXITS].n > 0 && s->m[M_FOREIGN_EXITS].sum > 0;
 }
 
 /* Report order: the other varying dimensions (in enum order) group the
@@ -280,7 +281,7 @@ static void analyze_cells(const struct sweep_config *cfg,
 			metric_stats(x, n, &a->cells[c].m[m]);
 			free(x);
 		}
-		a->cells[c].tainted = tainted(cfg, plan, c, &a->cells[c]);
+		a->cells[c].tainted = tainted(&a->cells[c]);
 	}
 	sort_cfg = cfg;
 	sort_plan = plan;

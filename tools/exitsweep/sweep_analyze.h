@@ -21,8 +21,9 @@ struct metric_stats {
 struct cell_stats {
 	size_t runs;		/* completed runs */
 	struct metric_stats m[M_COUNT];
-	/* a no-listener cell whose exits met another collector's listener
-	 * (exitprobe saw it): its costs are not "no listener" costs */
+	/* a cell whose exits met another program's listener (exitprobe saw
+	 * it): not a "no listener" cell, or one whose per-exit costs carry
+	 * that listener's work too */
 	bool tainted;
 };
 

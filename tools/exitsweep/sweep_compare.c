@@ -144,6 +144,23 @@ static void runs_cells(struct sweep_table *t, struct json_object *doc)
 		sweep_table_cell(t, "-");
 }
 
+/* The probe's own cost on that machine: a flat-out thread exit loop's
+ * speed under the probe over its speed alone ("-": off, not measured, or
+ * a file from before it was measured). */
+static void probe_cost_cell(struct sweep_table *t, struct json_object *doc)
+{
+	struct json_object *cfg = NULL, *pc = NULL;
+	double r = NAN;
+
+	if (json_object_object_get_ex(doc, "config", &cfg) &&
+	    json_object_object_get_ex(cfg, "probe_cost", &pc))
+		r = dget(pc, "speed_ratio");
+	if (isnan(r))
+		sweep_table_cell(t, "-");
+	else
+		sweep_table_cell(t, "%.2f", r);
+}
+
 /* A file made under emulation (tools/kernel-run without KVM) says so
  * where its figures are read beside native ones. */
 static void emulated_notes(FILE *out, struct json_object **doc, size_t n)
@@ -172,7 +189,7 @@ static void machine_table(FILE *out, struct json_object **doc,
 		"CPU model", "taskstats", "Delayacct", "exitmon", "exitgen",
 		"Started", "Emulated" };
 	size_t nk = sizeof(keys) / sizeof(keys[0]);
-	struct sweep_table *t = sweep_table_new(5 + nk);
+	struct sweep_table *t = sweep_table_new(6 + nk);
 
 	if (!t)
 		return;
@@ -183,6 +200,7 @@ static void machine_table(FILE *out, struct json_object **doc,
 	sweep_table_cell(t, "Kind");
 	sweep_table_cell(t, "Runs done");
 	sweep_table_cell(t, "Per cell x count");
+	sweep_table_cell(t, "Probe speed");
 	for (size_t k = 0; k < nk; k++)
 		sweep_table_cell(t, "%s", heads[k]);
 	for (size_t i = 0; i < n; i++) {
@@ -193,6 +211,7 @@ static void machine_table(FILE *out, struct json_object **doc,
 		sweep_table_cell(t, "%s", files[i]);
 		sweep_table_cell(t, "%s", sget(doc[i], "kind"));
 		runs_cells(t, doc[i]);
+		probe_cost_cell(t, doc[i]);
 		json_object_object_get_ex(doc[i], "machine", &m);
 		for (size_t k = 0; k < nk; k++) {
 			struct json_object *v;
@@ -311,8 +330,10 @@ int sweep_compare_files(FILE *out, const char *const *files, size_t n, char *err
 	}
 	machine_table(out, doc, files, n);
 	section_tables(out, &rs, n);
-	fprintf(out, "\n%s\nexcluded* = a no-listener cell whose exits met "
-		"another program's listener.\n", REPORT_LEGEND);
+	fprintf(out, "\n%s\nexcluded* = a cell whose exits met "
+		"another program's listener.  Probe speed = a flat-out thread\n"
+		"exit loop's speed under exitprobe over its speed alone (the "
+		"probe's own cost).\n", REPORT_LEGEND);
 	fflush(out);
 out:
 	rows_free(&rs);

@@ -143,6 +143,19 @@ static void mean_cell(struct sweep_table *t, const struct metric_stats *ms,
 		sweep_table_cell(t, "%s", sweep_fmt_sig(b1, sizeof(b1), ms->mean, digits));
 }
 
+/* Foreign exits: how many of the cell's exits (all runs) met another
+ * program's listener, "0 of 4000" when none did. */
+static void foreign_cell(struct sweep_table *t, const struct cell_stats *cs)
+{
+	const struct metric_stats *f = &cs->m[M_FOREIGN_EXITS];
+	const struct metric_stats *e = &cs->m[M_EXITS];
+
+	if (!f->n)
+		sweep_table_cell(t, "-");
+	else
+		sweep_table_cell(t, "%.0f of %.0f", f->sum, e->n ? e->sum : NAN);
+}
+
 static bool any_tainted(const struct analysis *a, const struct sweep_plan *plan)
 {
 	for (size_t c = 0; c < plan->n_cells; c++)
@@ -188,7 +201,10 @@ static void means_table(FILE *f, const struct sweep_config *cfg,
 					 g[d] == DIM_LISTENER && a->cells[ci].tainted ? "*" : "");
 		sweep_table_cell(t, "%zu", a->cells[ci].runs);
 		for (size_t j = 0; j < nm; j++)
-			mean_cell(t, &a->cells[ci].m[mets[j]], 3);
+			if (mets[j] == M_FOREIGN_EXITS)
+				foreign_cell(t, &a->cells[ci]);
+			else
+				mean_cell(t, &a->cells[ci].m[mets[j]], 3);
 	}
 	sweep_table_print(t, f, "  ");
 	sweep_table_free(t);
@@ -200,20 +216,24 @@ static void costs_cells(FILE *f, const struct sweep_config *cfg,
 {
 	static const enum sweep_metric mets[] = { M_ACHIEVED, M_CPU_US_PER_EXIT,
 		M_MACHINE_CPU_US_PER_EXIT, M_TS_NS_PER_EXIT, M_TGID_ON_SHARE,
-		M_LISTENER_SHARE };
+		M_LISTENER_SHARE, M_FOREIGN_EXITS };
+	size_t nm = sizeof(mets) / sizeof(mets[0]);
 
 	fprintf(f, "\nPer cell (± half width of the 95%% interval of the mean): "
 		"CPU/exit = exitgen's user+sys\nincluding its children / exits "
 		"(exact); Machine CPU/exit = all CPUs' busy time from /proc/stat\n"
 		"(idle, iowait and steal excluded; includes the collector and "
 		"softirq work) / exits;\ntaskstats_exit, Tgid on and Listener "
-		"(shares of exits) from exitprobe\n\n");
-	means_table(f, cfg, plan, a, mets, sizeof(mets) / sizeof(mets[0]), false);
+		"(shares of exits) from exitprobe; Foreign = exits\n(all runs) "
+		"that met another program's taskstats listener\n\n");
+	means_table(f, cfg, plan, a, mets, probed(a, plan) ? nm : nm - 1, false);
 	if (any_tainted(a, plan))
-		fprintf(f, "\n* = a no-listener cell whose exits met another "
-			"program's taskstats listener (exitprobe saw\nit in the "
-			"kernel): not a no-listener measurement, excluded from "
-			"the comparisons.\n");
+		fprintf(f, "\n* = a cell whose exits met another program's "
+			"taskstats listener (exitprobe saw it in\nthe kernel; "
+			"Foreign says how many): without a listener of ours it is "
+			"not a no-listener\nmeasurement, with one each such exit "
+			"also paid for the other listener; excluded from\nthe "
+			"comparisons.\n");
 }
 
 static bool any_listener_cell(const struct sweep_config *cfg)

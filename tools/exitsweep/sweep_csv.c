@@ -46,6 +46,17 @@ static size_t runs_done(const struct sweep_plan *plan)
 	return done;
 }
 
+/* The probe's cost (sweep_probe_cost): empty when it was not measured. */
+static void probe_cost_cols(FILE *f, const struct sweep_config *cfg)
+{
+	const struct sweep_probe_cost *pc = &cfg->probe_cost;
+	bool ok = cfg->kind == KIND_OVERHEAD && cfg->exitprobe && pc->blocks;
+
+	num(f, ok ? pc->ratio : NAN);
+	num(f, ok ? pc->lo : NAN);
+	num(f, ok ? pc->hi : NAN);
+}
+
 /* Every row says which machine, and whether the sweep finished: an
  * interrupted one is partial, runs_done of runs_planned. */
 static void machine_cols(FILE *f, const struct sweep_config *cfg,
@@ -64,6 +75,7 @@ static void machine_cols(FILE *f, const struct sweep_config *cfg,
 	str(f, m->exitsweep_version);
 	str(f, m->exitprobe_version);
 	str(f, cfg->kind == KIND_OVERHEAD ? cfg->probe_note : "");
+	probe_cost_cols(f, cfg);
 	str(f, m->started);
 	str(f, m->emulated);
 	fprintf(f, ",%llu,%s,%zu,%zu\n", (unsigned long long)cfg->seed,
@@ -95,7 +107,8 @@ static void csv_header(FILE *f, const struct sweep_config *cfg)
 		fputs(",groups", f);
 	fputs(",hostname,kernel,arch,cpus,cpu_model,struct_version,"
 	      "delayacct_original,exitmon_version,exitgen_version,"
-	      "exitsweep_version,exitprobe_version,probe,started,emulated,seed,"
+	      "exitsweep_version,exitprobe_version,probe,probe_speed_ratio,"
+	      "probe_speed_ratio_lo,probe_speed_ratio_hi,started,emulated,seed,"
 	      "partial,runs_done,runs_planned\n", f);
 }
 

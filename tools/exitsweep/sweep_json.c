@@ -1,12 +1,9 @@
 /* JSON result file, written with json_out in json-c's pretty layout (the
  * layout the file always had; tests and `exitsweep compare` read it back
- * with json-c). */
+ * with json-c: sweep_json_load.c). */
 #include "sweep_json.h"
 
-#include <ctype.h>
 #include <errno.h>
-#include <json-c/json.h>
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +11,7 @@
 
 #include "json_out.h"
 #include "safeopen.h"
-#include "sweep_file.h"
+#include "sweep_probe.h"
 
 /* Members: key and value in one call. */
 static void kstr(struct json_out *j, const char *k, const char *v)
@@ -92,6 +89,30 @@ static void config_dims(struct json_out *j, const struct sweep_config *cfg)
 	json_out_obj_end(j);
 }
 
+/* "probe_cost": the speed of a flat-out thread exit loop under the probe
+ * over its speed alone; the ratio is null when it was not measured. */
+static void probe_cost_obj(struct json_out *j, const struct sweep_probe_cost *pc)
+{
+	char note[512];
+
+	json_out_key(j, "probe_cost");
+	json_out_obj_begin(j);
+	knum_if(j, "speed_ratio", pc->blocks, pc->ratio);
+	knum_if(j, "speed_ratio_lo", pc->blocks, pc->lo);
+	knum_if(j, "speed_ratio_hi", pc->blocks, pc->hi);
+	json_out_key(j, "blocks");
+	json_out_arr_begin(j);
+	for (unsigned b = 0; b < pc->blocks; b++)
+		json_out_double(j, pc->block[b], JSON_OUT_SIG9);
+	json_out_arr_end(j);
+	ku64(j, "exits_per_run", pc->count);
+	knum_if(j, "alone_rate", pc->blocks, pc->alone_rate);
+	knum_if(j, "probed_rate", pc->blocks, pc->probed_rate);
+	sweep_probe_cost_describe(pc, note, sizeof(note));
+	kstr(j, "note", note);
+	json_out_obj_end(j);
+}
+
 static void config_obj(struct json_out *j, const struct sweep_config *cfg)
 {
 	json_out_key(j, "config");
@@ -108,6 +129,8 @@ static void config_obj(struct json_out *j, const struct sweep_config *cfg)
 	if (cfg->kind == KIND_OVERHEAD) {
 		kstr(j, "probe", cfg->exitprobe ? cfg->probe_method : "off");
 		kstr(j, "probe_note", cfg->probe_note);
+		if (cfg->exitprobe)
+			probe_cost_obj(j, &cfg->probe_cost);
 	}
 	json_out_obj_end(j);
 }
@@ -186,6 +209,8 @@ static void cells_arr(struct json_out *j, const struct sweep_config *cfg,
 		ku64(j, "cell", c);
 		dims_obj(j, cfg, &plan->cells[c]);
 		ku64(j, "runs", a->cells[c].runs);
+		/* its exits met another program's listener: excluded */
+		kbool(j, "foreign_listener", a->cells[c].tainted);
 		json_out_key(j, "metrics");
 		json_out_obj_begin(j);
 		for (int k = 0; k < M_COUNT; k++)
@@ -492,113 +517,5 @@ int sweep_json_write(const char *path, const struct sweep_config *cfg,
 	s[len] = '\n';	/* replaces the terminator: write len + 1 bytes */
 	r = safe_replace(path, s, len + 1, SAFE_MODE_PUBLIC);
 	free(s);
-	return r;
-}
-
-/* --- reading a result file back (compare) --- */
-
-/* "line 3, column 7" of byte off in text. */
-static void where(const char *text, size_t off, char *buf, size_t len)
-{
-	size_t line = 1, col = 1;
-
-	for (size_t i = 0; i < off; i++, col++)
-		if (text[i] == '\n')
-			line++, col = 0;
-	snprintf(buf, len, "line %zu, column %zu", line, col);
-}
-
-/* Parse text, the whole file: one JSON value and nothing after it.  0, or
- * -EBADMSG with why it is not (where it stops being JSON). */
-static int parse(const char *text, size_t len, struct json_object **doc,
-		 char *why, size_t whylen)
-{
-	struct json_tokener *tok = json_tokener_new();
-	enum json_tokener_error e;
-	size_t end, blank = strspn(text, " \t\r\n");
-	char at[64];
-
-	if (!tok)
-		return -ENOMEM;
-	*doc = json_tokener_parse_ex(tok, text, (int)len);
-	e = json_tokener_get_error(tok);
-	end = json_tokener_get_parse_end(tok);
-	json_tokener_free(tok);
-	if (blank == len) {
-		snprintf(why, whylen, "it is empty");
-	} else if (e == json_tokener_continue) {
-		where(text, len, at, sizeof(at));
-		snprintf(why, whylen, "its JSON ends early, at %s (cut off?)", at);
-	} else if (e != json_tokener_success || !*doc) {
-		unsigned char c;
-
-		end = end > 0 && end <= len ? end - 1 : 0;
-		c = (unsigned char)text[end];
-		where(text, end, at, sizeof(at));
-		snprintf(why, whylen, isprint(c) ? "not JSON at %s ('%c')" :
-			 "not JSON at %s (byte 0x%02x)", at, c);
-	} else if ((end += strspn(text + end, " \t\r\n")) < len) {
-		where(text, end, at, sizeof(at));
-		snprintf(why, whylen, "more follows its JSON, at %s", at);
-	} else {
-		return 0;
-	}
-	json_object_put(*doc);
-	*doc = NULL;
-	return -EBADMSG;
-}
-
-/* Is doc a result file?  NULL, or why not. */
-static const char *not_result(struct json_object *doc, char *why, size_t len)
-{
-	struct json_object *v;
-
-	if (!json_object_is_type(doc, json_type_object) ||
-	    !json_object_object_get_ex(doc, "format", &v) ||
-	    !json_object_is_type(v, json_type_string))
-		snprintf(why, len, "JSON without a \"format\" member");
-	else if (strcmp(json_object_get_string(v), SWEEP_JSON_FORMAT))
-		snprintf(why, len, "its format is \"%.64s\", not %s",
-			 json_object_get_string(v), SWEEP_JSON_FORMAT);
-	else if (!json_object_object_get_ex(doc, "summary", &v) ||
-		 !json_object_is_type(v, json_type_array))
-		snprintf(why, len, "no \"summary\" list");
-	else
-		return NULL;
-	return why;
-}
-
-int sweep_json_load(const char *path, struct json_object **doc, char *err,
-		    size_t errlen)
-{
-	char why[160];
-	size_t len;
-	char *text;
-	int r;
-
-	*doc = NULL;
-	if ((r = sweep_file_read(path, &text, &len)) < 0) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(-r));
-		return r;
-	}
-	if (len > INT_MAX) {
-		snprintf(why, sizeof(why), "it is too large (%zu bytes)", len);
-		r = -EBADMSG;
-	} else if (memchr(text, '\0', len)) {
-		snprintf(why, sizeof(why), "it holds NUL bytes (binary data)");
-		r = -EBADMSG;
-	} else {
-		r = parse(text, len, doc, why, sizeof(why));
-	}
-	free(text);
-	if (r == 0 && not_result(*doc, why, sizeof(why))) {
-		json_object_put(*doc);
-		*doc = NULL;
-		r = -EBADMSG;
-	}
-	if (r < 0)
-		snprintf(err, errlen, "%s is not an exitsweep result file (written "
-			 "by exitsweep --json): %s", path, r == -ENOMEM ?
-			 "out of memory" : why);
 	return r;
 }

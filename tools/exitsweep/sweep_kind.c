@@ -30,6 +30,10 @@ const struct metric_desc sweep_metrics[M_COUNT] = {
 	[M_FOREIGN_EXITS] = { "foreign_listener_exits", "", "Foreign", true, true },
 	[M_MON_US_PER_RECORD] = { "monitor_us_per_record", "us", "Mon CPU/record",
 				  false, false },
+	[M_PROBE_BPF_NS_PER_EXIT] = { "probe_bpf_ns_per_exit", "ns", "Probe BPF",
+				      false, false },
+	[M_PROBE_SAMPLES_PER_EXIT] = { "probe_samples_per_exit", "", "Probe samples",
+				       false, false },
 	[M_FORK_REAP_P50] = { "fork_reap_p50_us", "us", "Fork+reap p50", false, false },
 	[M_FORK_REAP_P99] = { "fork_reap_p99_us", "us", "Fork+reap p99", false, false },
 	[M_KILL_REAP] = { "kill_reap_s", "s", "Kill+reap batch", false, false },
@@ -114,6 +118,7 @@ bool sweep_kind_has_metric(enum sweep_kind k, enum sweep_metric m)
 	case M_CPU_US_PER_EXIT: case M_MACHINE_CPU_US_PER_EXIT:
 	case M_TS_NS_PER_EXIT: case M_TGID_ON_SHARE: case M_LISTENER_SHARE:
 	case M_FOREIGN_EXITS: case M_MON_US_PER_RECORD:
+	case M_PROBE_BPF_NS_PER_EXIT: case M_PROBE_SAMPLES_PER_EXIT:
 		return k == KIND_OVERHEAD;
 	case M_FORK_REAP_P50: case M_FORK_REAP_P99: case M_KILL_REAP:
 	case M_KILL_BG:

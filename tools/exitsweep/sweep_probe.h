@@ -12,9 +12,21 @@ int sweep_probe_parse_mode(const char *s, enum sweep_probe *mode);
 /* exitprobe's --method value for a mode ("auto" for PROBE_AUTO). */
 const char *sweep_probe_method_arg(enum sweep_probe mode);
 /* A run's probe summary into v[M_TS_NS_PER_EXIT], v[M_TGID_ON_SHARE],
- * v[M_LISTENER_SHARE] and v[M_FOREIGN_EXITS].  0, or -EBADMSG when it
- * has no exit count (the shares would mean nothing). */
+ * v[M_LISTENER_SHARE], v[M_FOREIGN_EXITS] and the probe's own cost
+ * v[M_PROBE_BPF_NS_PER_EXIT], v[M_PROBE_SAMPLES_PER_EXIT].  0, or
+ * -EBADMSG when it has no exit count (the shares would mean nothing). */
 int sweep_probe_apply(const struct kvmap *kv, double *v);
+/* The probe's cost from blocks ABBA blocks of achieved rates: block b's
+ * runs alone are alone[2b], alone[2b+1], under the probe probed[2b],
+ * probed[2b+1]; its ratio is their sums' quotient.  Fills pc's blocks,
+ * ratio (median), lo, hi and the median rates; 0, or -EINVAL for a rate
+ * that is not a positive number or a block count out of range. */
+int sweep_probe_cost_from(const double *alone, const double *probed,
+			  unsigned blocks, struct sweep_probe_cost *pc);
+/* One line: "a flat-out thread exit loop ran at 0.78 of its speed under
+ * the probe (...)", or "not measured: why". */
+void sweep_probe_cost_describe(const struct sweep_probe_cost *pc, char *buf,
+			       size_t len);
 /* "sample, period 100 us" from a summary, for the report's header. */
 void sweep_probe_describe(const struct kvmap *kv, char *buf, size_t len);
 

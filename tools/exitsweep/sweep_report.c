@@ -9,6 +9,7 @@
 #include "sweep_costs.h"
 #include "sweep_fmt.h"
 #include "sweep_plan.h"
+#include "sweep_probe.h"
 #include "sweep_table.h"
 
 static void join_labels(char *buf, size_t len, const struct sweep_dimvals *dv)
@@ -76,6 +77,51 @@ size_t sweep_report_group_dims(const struct sweep_config *cfg, enum sweep_dim sk
 	return n;
 }
 
+/* The range of a per-cell mean over the cells: "3.1 to 9.8". */
+static void cell_range(char *buf, size_t len, const struct sweep_plan *plan,
+		       enum sweep_metric m)
+{
+	double lo = INFINITY, hi = -INFINITY, sum, n;
+	char b1[32], b2[32];
+
+	for (size_t c = 0; c < plan->n_cells; c++) {
+		sum = n = 0;
+		for (size_t i = 0; i < plan->n_runs; i++)
+			if (plan->runs[i].cell == c && plan->runs[i].done &&
+			    !isnan(plan->runs[i].v[m])) {
+				sum += plan->runs[i].v[m];
+				n++;
+			}
+		if (n) {
+			lo = fmin(lo, sum / n);
+			hi = fmax(hi, sum / n);
+		}
+	}
+	if (lo > hi)
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%s to %s", sweep_fmt_sig(b1, sizeof(b1), lo, 2),
+			 sweep_fmt_sig(b2, sizeof(b2), hi, 2));
+}
+
+/* What the probe costs the workload (measured once, flat out) and in
+ * each run (its BPF programs' time and its samples per exit), so the
+ * cells can be judged. */
+static void probe_cost_lines(FILE *f, const struct sweep_config *cfg,
+			     const struct sweep_plan *plan)
+{
+	char line[512], bpf[64], smp[64];
+
+	sweep_probe_cost_describe(&cfg->probe_cost, line, sizeof(line));
+	cell_range(bpf, sizeof(bpf), plan, M_PROBE_BPF_NS_PER_EXIT);
+	cell_range(smp, sizeof(smp), plan, M_PROBE_SAMPLES_PER_EXIT);
+	fprintf(f, "probe cost: %s;\n  in the runs its BPF programs took %s ns "
+		"per exit and it took %s samples per exit\n  (cell means; the "
+		"sampling interrupts cost on top of the BPF programs, and all of "
+		"it\n  counts in every cell's CPU/exit and Machine CPU/exit)\n",
+		line, bpf, smp);
+}
+
 static void header(FILE *f, const struct sweep_config *cfg,
 		   const struct sweep_plan *plan, const struct sweep_machine *m,
 		   double wall_s, bool interrupted)
@@ -114,6 +160,8 @@ static void header(FILE *f, const struct sweep_config *cfg,
 		fprintf(f, "probe: %s%s%s\n", m->exitprobe_version,
 			m->exitprobe_version[0] ? ", " : "",
 			cfg->probe_note[0] ? cfg->probe_note : "off");
+	if (cfg->kind == KIND_OVERHEAD && cfg->exitprobe)
+		probe_cost_lines(f, cfg, plan);
 }
 
 /* The figure of metric m among the nm figures of one row starting at i. */

@@ -32,4 +32,11 @@ int sweep_run_probe(const struct run_env *env, char *err, size_t errlen);
 int sweep_run_probe_check(const struct run_env *env, struct sweep_config *cfg,
 			  char *err, size_t errlen);
 
+/* What the probe costs the workload: SWEEP_PROBE_BLOCKS ABBA blocks of a
+ * flat-out thread exit loop (cfg->count exits, within 2000..20000) alone
+ * and under exitprobe, into cfg->probe_cost.  0, -EINTR, or another
+ * -errno with a one-line reason in err. */
+int sweep_run_probe_cost(const struct run_env *env, struct sweep_config *cfg,
+			 char *err, size_t errlen);
+
 #endif
