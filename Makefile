@@ -67,7 +67,7 @@ UNIT_BINS   := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 MANPAGES    := man/exitmon.8 man/exitprobe.8 man/exitgen.1 man/exitsweep.1 \
                man/exitstat.1
 
-.PHONY: all check unit e2e lint-man install clean bench bench-exitstat soak fuzz deps demo test test-kernels test-systemd deb
+.PHONY: all check unit e2e lint-man install clean bench bench-exitstat soak fuzz deps demo test test-busy test-kernels test-systemd deb
 all: $(PROGRAMS)
 
 # -I of the source's own folder: a program's private headers.
@@ -119,6 +119,20 @@ lint-man:
 KERNEL_TESTS := $(filter-out tests/kernels/20-btf-check-self.t,$(wildcard tests/kernels/*.t))
 e2e: all $(B)/bench/floor
 	$(Q)EXITMON_TOP=$(CURDIR) prove -v tests/e2e/ tests/kernels/20-btf-check-self.t
+
+# The e2e tests beside an exit-heavy load of other work (tools/busy-load.sh),
+# as on a machine building kernels: taskstats sends every exit on the
+# machine to every listener.  The unit tier needs no load.  Only the files
+# that count exits or records, or keep a schedule: the ones other exits and
+# a short CPU can break (the whole tier, BUSY_TESTS=tests/e2e/, would add
+# its 5 minutes and more again to CI for files that never meet an exit).
+BUSY_TESTS ?= $(addprefix tests/e2e/,10-exitmon-threads.t \
+	11-exitmon-processes.t 12-exitmon-loss.t 21-exitgen-rate.t \
+	24-exitgen-lifecycle.t 25-exitgen-shapes-exitmon.t \
+	27-exitgen-sync-work.t 31-hostile-comm-live.t 40-exitsweep.t \
+	42-exitsweep-examples.t 70-exitstat-workloads.t)
+test-busy: all $(B)/bench/floor
+	$(Q)EXITMON_TOP=$(CURDIR) tools/busy-load.sh prove -v $(BUSY_TESTS)
 
 # Inside Debian's kernels 6.1, 6.12, 6.19 and the newest 7.x, booted under
 # QEMU by tools/kernel-run (KERNELS="6.1 7" to choose); fetched once and

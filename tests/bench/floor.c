@@ -5,8 +5,13 @@
  * (tools/bench.sh).  Deliberately not built on the project's collector
  * code: it is the yardstick, not the thing measured.
  *
- *   floor [RCVBUF_BYTES]   runs until SIGTERM/SIGINT, then prints
- *   datagrams=N drops=N cpu_us=N on stdout */
+ *   floor [RCVBUF_BYTES [RECORDS_FILE]]   prints "ready" once registered,
+ *   runs until SIGTERM/SIGINT, then prints datagrams=N drops=N cpu_us=N.
+ *
+ * With RECORDS_FILE it is also the e2e tests' reference listener: one line
+ * per datagram, "pid btime elapsed_us comm" of its pid record (comm in hex), in arrival order,
+ * so a test can tell which records another listener was sent in the same
+ * window however busy the machine is (tests/e2e/12-exitmon-loss.t). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -32,6 +37,7 @@
 #define SKEW 3584
 
 static volatile sig_atomic_t stop;
+static FILE *records;	/* RECORDS_FILE, or NULL */
 
 static void on_signal(int sig)
 {
@@ -66,6 +72,33 @@ static int register_all(struct nl_sock *sk, int family, int cmd_attr)
 	return r;
 }
 
+/* One line for the datagram's pid record; a datagram without one (there
+ * are none today) still gets a line, so lines = datagrams. */
+static void note(const void *buf, int len)
+{
+	const struct nlmsghdr *nh = buf;
+	struct nlattr *a[TASKSTATS_TYPE_MAX + 1], *in[TASKSTATS_TYPE_MAX + 1];
+	struct taskstats ts = { 0 };
+
+	if (len >= (int)sizeof(*nh) && nlmsg_ok(nh, len) &&
+	    genlmsg_parse((struct nlmsghdr *)nh, 0, a, TASKSTATS_TYPE_MAX,
+			  NULL) == 0 && a[TASKSTATS_TYPE_AGGR_PID] &&
+	    nla_parse_nested(in, TASKSTATS_TYPE_MAX, a[TASKSTATS_TYPE_AGGR_PID],
+			     NULL) == 0 && in[TASKSTATS_TYPE_STATS]) {
+		int n = nla_len(in[TASKSTATS_TYPE_STATS]);
+
+		memcpy(&ts, nla_data(in[TASKSTATS_TYPE_STATS]),
+		       n < (int)sizeof(ts) ? (size_t)n : sizeof(ts));
+		fprintf(records, "%u %u %llu ", ts.ac_pid, ts.ac_btime,
+			(unsigned long long)ts.ac_etime);
+		for (n = 0; n < TS_COMM_LEN && ts.ac_comm[n]; n++)
+			fprintf(records, "%02x", (unsigned char)ts.ac_comm[n]);
+		fputc('\n', records);
+	} else {
+		fprintf(records, "- - - -\n");
+	}
+}
+
 static unsigned long long drain(int fd)
 {
 	static char area[BATCH * DGRAM + 4096] __attribute__((aligned(4096)));
@@ -79,8 +112,11 @@ static unsigned long long drain(int fd)
 		msgs[i].msg_hdr.msg_iov = &iov[i];
 		msgs[i].msg_hdr.msg_iovlen = 1;
 	}
-	while ((got = recvmmsg(fd, msgs, BATCH, MSG_DONTWAIT, NULL)) > 0)
+	while ((got = recvmmsg(fd, msgs, BATCH, MSG_DONTWAIT, NULL)) > 0) {
 		n += (unsigned long long)got;
+		for (i = 0; records && i < got; i++)
+			note(iov[i].iov_base, (int)msgs[i].msg_len);
+	}
 	return n;
 }
 
@@ -94,6 +130,10 @@ int main(int argc, char **argv)
 	struct nl_sock *sk = nl_socket_alloc();
 	struct rusage ru;
 
+	if (argc > 2 && !(records = fopen(argv[2], "w"))) {
+		perror("floor: records file");
+		return 1;
+	}
 	if (!sk || genl_connect(sk) < 0 ||
 	    (family = genl_ctrl_resolve(sk, TASKSTATS_GENL_NAME)) < 0) {
 		fprintf(stderr, "floor: no taskstats family\n");
@@ -120,6 +160,10 @@ int main(int argc, char **argv)
 	/* A listener left registered costs every later exit a failed send. */
 	register_all(sk, family, TASKSTATS_CMD_ATTR_DEREGISTER_CPUMASK);
 	getrusage(RUSAGE_SELF, &ru);
+	if (records && fclose(records) != 0) {
+		perror("floor: records file");
+		return 1;
+	}
 	printf("datagrams=%llu drops=%u cpu_us=%lld\n", n,
 	       meminfo[SK_MEMINFO_DROPS],
 	       (long long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000 +

@@ -1,8 +1,10 @@
 #!/bin/bash
-# Open-loop pacing: short runs hit the target rate within 1% for the thread
-# and process shapes, with the exact number of exits; a target beyond the
-# machine is reported as saturated, not as reached.  The JSON report and
-# the summary file carry the same keys and values.
+# Open-loop pacing: a run keeps its promise, which is one of two: the
+# target rate within 1% with the exact number of exits, or, when the
+# machine cannot keep up (a busy machine may not, even at 500/s), a
+# "saturated" report whose lateness figures account for the shortfall
+# against the schedule.  Never a bare timing.  The JSON report and the
+# summary file carry the same keys and values.
 . "$(dirname "$0")/lib.sh"
 [ -x "$EXITGEN" ] || { echo "Bail out! $EXITGEN not built"; exit 1; }
 
@@ -10,35 +12,59 @@ within() { # within ACHIEVED TARGET PERCENT
 	python3 -c "import sys; a,t,p=map(float,sys.argv[1:]); sys.exit(abs(a/t-1)*100>p)" "$@"
 }
 
+# promise NAME RATE EXITS STOPPED_BY WORKERS EXITGEN-ARGS...: run exitgen
+# (text report in $T/NAME.txt, summary in $T/NAME.sum); check the promise.
+promise() {
+	local name=$1 rate=$2 n=$3 by=$4 w=$5 rc a s; shift 5
+	s=$T/$name.sum
+	"$EXITGEN" "$@" --summary "$s" >"$T/$name.txt"; rc=$?
+	check "$name: exit 0" [ "$rc" -eq 0 ]
+	a=$(kv "$s" achieved_rate)
+	diag "$name: achieved $a, late p50 $(kv "$s" late_p50_us) us, p99 $(kv "$s" late_p99_us) us," \
+		"max $(kv "$s" late_max_us) us, reap max $(kv "$s" reap_max_us) us"
+	check "$name: stopped by $by" [ "$(kv "$s" stopped_by)" = "$by" ]
+	if [ "$(kv "$s" saturated)" = 0 ]; then
+		check "$name: $n exits" [ "$(kv "$s" exits)" -eq "$n" ]
+		check "$name: within 1% (got $a)" within "$a" "$rate" 1
+		check "$name: the text gives the rate" sh -c "! grep -q SATURATED '$T/$name.txt'"
+	else
+		diag "$name: saturated (a busy machine?)"
+		check "$name: saturated, and more than 1% below (got $a)" \
+			python3 -c "import sys; sys.exit(not float(sys.argv[1]) < 0.99 * $rate)" "$a"
+		check "$name: saturated, the text says so" grep -q SATURATED "$T/$name.txt"
+		check "$name: saturated, no more than $n exits" [ "$(kv "$s" exits)" -le "$n" ]
+		check "$name: saturated, lateness accounts for it: $(pace_explained "$s" "$rate" "$w")" \
+			pace_explains "$s" "$rate" "$w"
+	fi
+}
+
 for shape in thread process; do
 	for rate in 500 2000; do
-		s=$T/$shape-$rate.sum
-		"$EXITGEN" --shape $shape --rate $rate --duration 2 -q --summary "$s"; rc=$?
-		check "$shape at $rate/s: exit 0" [ "$rc" -eq 0 ]
-		a=$(kv "$s" achieved_rate)
-		diag "$shape $rate/s: achieved $a, late p50 $(kv "$s" late_p50_us) us, p99 $(kv "$s" late_p99_us) us"
-		check "$shape at $rate/s: $((2 * rate)) exits" [ "$(kv "$s" exits)" -eq $((2 * rate)) ]
-		check "$shape at $rate/s: within 1% (got $a)" within "$a" $rate 1
-		check "$shape at $rate/s: not saturated" [ "$(kv "$s" saturated)" = 0 ]
-		check "$shape at $rate/s: stopped by duration" [ "$(kv "$s" stopped_by)" = duration ]
+		promise "$shape-$rate" $rate $((2 * rate)) duration 1 \
+			--shape $shape --rate $rate --duration 2
 	done
 done
 
 # Two spawners share one schedule: the count is exact, the rate holds.
-"$EXITGEN" --shape process --rate 2000 --count 3000 --workers 2 -q --summary "$T/w2.sum"
+promise w2 2000 3000 count 2 --shape process --rate 2000 --count 3000 --workers 2
 check "2 workers: exactly 3000 exits" [ "$(kv "$T/w2.sum" exits)" -eq 3000 ]
-check "2 workers: within 1%" within "$(kv "$T/w2.sum" achieved_rate)" 2000 1
-check "2 workers: stopped by count" [ "$(kv "$T/w2.sum" stopped_by)" = count ]
 
-# Far beyond the machine: saturated, said plainly.
+# Far beyond the machine: saturated, said plainly, and still stopped at
+# its duration (plus the grace, a tenth of it) by the clock, not the count.
 "$EXITGEN" --shape thread --rate 5000000 --duration 0.5 >"$T/sat.txt" --summary "$T/sat.sum"; rc=$?
 check "saturated run: exit 0" [ "$rc" -eq 0 ]
 check "saturated run: saturated=1" [ "$(kv "$T/sat.sum" saturated)" = 1 ]
 check "saturated run: the text says SATURATED" grep -q SATURATED "$T/sat.txt"
 check "saturated run: achieved below target" \
 	python3 -c "import sys; sys.exit(float(sys.argv[1]) >= 5000000)" "$(kv "$T/sat.sum" achieved_rate)"
-check "saturated run: ends with its duration" \
-	python3 -c "import sys; sys.exit(not float(sys.argv[1]) < 1.5)" "$(kv "$T/sat.sum" elapsed)"
+check "saturated run: stopped by duration" [ "$(kv "$T/sat.sum" stopped_by)" = duration ]
+check "saturated run: lateness accounts for it: $(pace_explained "$T/sat.sum" 5000000 1)" \
+	pace_explains "$T/sat.sum" 5000000 1
+check "saturated run: issued nothing after its duration and grace" python3 - "$T/sat.sum" <<'PY'
+import sys
+kv = dict(l.rstrip('\n').split('=', 1) for l in open(sys.argv[1]))
+sys.exit(not float(kv['elapsed']) - float(kv['reap_max_us']) * 1.02e-6 <= 0.55 + 0.01)
+PY
 
 # JSON and summary: the same keys, the same values, readable by a real
 # JSON parser; the contract keys are all there.

@@ -40,7 +40,13 @@ s=$T/batch.sum
 "$EXITGEN" --shape thread --batch 50 --rate 1000 --count 500 -q --summary "$s"
 check "batch: 500 exits" [ "$(kv "$s" exits)" = 500 ]
 check "batch: mode=batch" [ "$(kv "$s" mode)" = batch ]
-check "batch: rate within 2%" python3 -c "import sys; sys.exit(abs(float(sys.argv[1])/1000-1) > 0.02)" "$(kv "$s" achieved_rate)"
+# (or, on a machine too busy to keep it, says so and its lateness shows why)
+if [ "$(kv "$s" saturated)" = 0 ]; then
+	check "batch: rate within 2%" python3 -c "import sys; sys.exit(abs(float(sys.argv[1])/1000-1) > 0.02)" "$(kv "$s" achieved_rate)"
+else
+	check "batch: saturated, lateness accounts for it: $(pace_explained "$s" 1000 50)" \
+		pace_explains "$s" 1000 50
+fi
 
 # Cohorts in every shape: every finish time reported, in order, grouped.
 for shape in thread process fork group:2; do

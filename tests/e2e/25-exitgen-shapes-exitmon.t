@@ -52,7 +52,8 @@ run_shape() {
 		--summary "$T/$name.gen" 2>"$T/$name.generr" &
 	EGPID=$!
 	wait $EGPID; EGRC=$?
-	sleep 0.3	# the collector drains every 10 ms
+	# no wait: every record is sent before its task is reaped or joined,
+	# and the collector drains its socket when it stops
 	stop_exitmon
 }
 
@@ -102,7 +103,6 @@ for shape in process fork group:2; do
 	start_exitmon $name -f csv --comm "$tag" || { nok "$name: exitmon ready"; continue; }
 	"$EXITGEN" --shape $shape --exit-by signal --count 20 --rate 200 --tag "$tag" -q \
 		--summary "$T/$name.gen"
-	sleep 0.3
 	stop_exitmon
 	per=1; [ $shape = group:2 ] && per=2
 	read np ntg ineg own ntgids gok < <(count_records "$T/$name.out" 0 $shape)
@@ -120,7 +120,6 @@ start_exitmon self -f csv || nok "self: exitmon ready"
 "$EXITGEN" --shape thread --count $N --rate 1000 --tag eg25self$$ -q &
 EGPID=$!
 wait $EGPID
-sleep 0.3
 stop_exitmon
 read ours tgrec last_comm < <(python3 - "$T/self.out" $EGPID <<'PY'
 import csv, sys

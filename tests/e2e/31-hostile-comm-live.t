@@ -24,8 +24,7 @@ for line in open(sys.argv[1]):
         os._exit(0)
     os.wait()
 PY
-	sleep 0.3
-	stop_exitmon
+	stop_exitmon	# it drains what the reaped tasks sent
 done
 
 python3 - "$T/names" "$T/hc-csv.out" "$T/hc-jsonl.out" "$T/hc-text.out" > "$T/check" <<'PY'

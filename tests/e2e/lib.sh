@@ -83,6 +83,28 @@ stop_exitmon() {
 	wait "$MON_PID"
 }
 
+# start_ref NAME: the reference listener (build/bench/floor) with a 64 MiB
+# buffer, registered for every CPU like exitmon; waits until it is.  It
+# writes one line per datagram to $T/NAME.ref ("pid btime elapsed_us comm",
+# comm in hex), its totals to $T/NAME.refsum at stop_ref.  Taskstats sends
+# every exit on the machine to every listener: run beside a collector, it
+# shows what that collector was sent, however busy the machine is.
+start_ref() {
+	local floor=$TOP/build/bench/floor
+	[ -x "$floor" ] || { echo "Bail out! $floor not built (make build/bench/floor)"; exit 1; }
+	"$floor" $((64 << 20)) "$T/$1.ref" >"$T/$1.refsum" 2>"$T/$1.referr" &
+	REF_PID=$!
+	_pids="$_pids $REF_PID"
+	wait_file "$T/$1.refsum" 10 || { diag "the reference listener did not start:"
+		sed 's/^/# /' "$T/$1.referr"; return 1; }
+}
+
+# stop_ref: SIGTERM and wait for its totals (datagrams=N drops=N cpu_us=N).
+stop_ref() {
+	kill -TERM "$REF_PID" 2>/dev/null
+	wait "$REF_PID"
+}
+
 # A copy of /bin/true whose name is the comm its exits carry.
 tagbin() { cp /bin/true "$T/$1"; echo "$T/$1"; }
 
@@ -119,6 +141,25 @@ public_bin() {
 	done
 	echo "$T/bin"
 }
+
+# pace_explained SUMMARY RATE SLACK: whether exitgen's lateness figures
+# account for a run being behind its schedule (saturated), printed.  Exit k's
+# deadline is k/RATE, so the last reap comes no later than the last exit's
+# deadline plus the worst lateness and the worst create-to-reap time
+# (histogram buckets: 1.6%), give or take SLACK tasks (a batch released
+# together, a deadline a worker held but never issued).
+pace_explained() {
+	python3 - "$@" <<'PY'
+import sys
+kv = dict(l.rstrip('\n').split('=', 1) for l in open(sys.argv[1]))
+rate, slack_tasks = float(sys.argv[2]), int(sys.argv[3])
+behind = float(kv['elapsed']) - int(kv['exits']) / rate
+allow = (float(kv['late_max_us']) + float(kv['reap_max_us'])) * 1.02e-6 + slack_tasks / rate
+print(f"{behind:.6f} s behind the schedule, lateness + reap allow {allow:.6f} s")
+sys.exit(not (behind > 0 and behind <= allow))
+PY
+}
+pace_explains() { pace_explained "$@" >/dev/null; }
 
 # --- exitsweep's tests (40-46) ---
 
