@@ -26,6 +26,11 @@ size_t format_header(enum out_format f, char *buf, size_t cap);
 size_t format_record(enum out_format f, const struct exit_record *r,
 		     char *buf, size_t cap);
 
+/* The same from a view of the kernel's bytes (the collector's hot path),
+ * byte for byte what format_record writes for record_from_view(v). */
+size_t format_view(enum out_format f, const struct exit_view *v,
+		   char *buf, size_t cap);
+
 /* A command name alone, escaped as format f writes it in a record (JSON:
  * with its quotes), snprintf semantics.  For other programs' tables. */
 size_t format_comm(enum out_format f, const char *comm, size_t len,
