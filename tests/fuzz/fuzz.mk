@@ -8,6 +8,9 @@
 #               tests/fuzz/regress/ once fixed)
 #   fuzz-recread  libFuzzer on the CSV / JSON lines readers (recread.c) for
 #               FUZZ_SECONDS, seeds in tests/fuzz/corpus-recread/
+#   fuzz-walk   libFuzzer, differential: the hot path's attribute walk
+#               against nla_parse with the policy (tests/fuzz/fuzz_walk.c)
+#               for FUZZ_SECONDS, seeds in tests/fuzz/corpus/
 #   fuzz-smoke  the same for FUZZ_SMOKE_SECONDS (30) from the seeds only,
 #               in a fresh work directory: a bounded pass for `make check`
 #   sanitize    the unit tests built with clang -fsanitize=address,undefined
@@ -42,7 +45,7 @@ SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(SAN_B)/tests/%)
 # Keep the test objects between runs (they are intermediate to make).
 .SECONDARY: $(UNIT_SRCS:%.c=$(SAN_B)/%.o)
 
-.PHONY: fuzz fuzz-recread fuzz-smoke sanitize fuzz-seeds bench-format
+.PHONY: fuzz fuzz-recread fuzz-walk fuzz-smoke sanitize fuzz-seeds bench-format
 
 # The readers' target: recread.c and the writers it round-trips through.
 RECREAD_FUZZ_SRCS  := src/common/recread.c src/common/format.c src/common/record.c \
@@ -66,7 +69,7 @@ $(SAN_B)/tests/%: $(SAN_B)/tests/unit/%.o $(SAN_B)/libexitmon.a
 # libFuzzer instruments everything it links; the sources are compiled here,
 # not taken from build-san/, because -fsanitize=fuzzer changes the code.
 $(SAN_B)/fuzz/fuzz_record: tests/fuzz/fuzz_record.c $(FUZZ_LIB_SRCS) \
-		include/record.h include/format.h
+		include/record.h include/format.h include/tsabi.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZ-LD $@")
 	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -o $@ \
@@ -93,6 +96,30 @@ $(SAN_B)/fuzz/replay_recread: tests/fuzz/replay.c tests/fuzz/fuzz_recread.c \
 	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ tests/fuzz/replay.c \
 	  tests/fuzz/fuzz_recread.c $(RECREAD_FUZZ_SRCS) $(FUZZ_LIBS)
 
+# The walk's differential target: the parser and libnl, nothing else.
+WALK_FUZZ_SRCS     := src/common/record.c src/common/tsnl.c
+WALK_SMOKE_SECONDS ?= 10
+
+$(SAN_B)/fuzz/fuzz_walk: tests/fuzz/fuzz_walk.c $(WALK_FUZZ_SRCS) \
+		include/record.h include/tsabi.h include/tsnl.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  FUZZ-LD $@")
+	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -o $@ \
+	  tests/fuzz/fuzz_walk.c $(WALK_FUZZ_SRCS) $(FUZZ_LIBS)
+
+$(SAN_B)/fuzz/replay_walk: tests/fuzz/replay.c tests/fuzz/fuzz_walk.c \
+		$(WALK_FUZZ_SRCS) include/record.h include/tsabi.h include/tsnl.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD-SAN  $@")
+	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ tests/fuzz/replay.c \
+	  tests/fuzz/fuzz_walk.c $(WALK_FUZZ_SRCS) $(FUZZ_LIBS)
+
+fuzz-walk: $(SAN_B)/fuzz/fuzz_walk
+	$(Q)mkdir -p tests/fuzz/corpus-walk-work $(SAN_B)/fuzz/crashes
+	$(Q)$(FUZZ_ENV) $< $(FUZZ_RUN_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
+	  -artifact_prefix=$(SAN_B)/fuzz/crashes/ \
+	  tests/fuzz/corpus-walk-work tests/fuzz/corpus tests/fuzz/regress
+
 fuzz-recread: $(SAN_B)/fuzz/fuzz_recread
 	$(Q)mkdir -p tests/fuzz/corpus-recread-work $(SAN_B)/fuzz/crashes
 	$(Q)$(FUZZ_ENV) $< $(FUZZ_RUN_FLAGS) -max_total_time=$(FUZZ_SECONDS) \
@@ -105,7 +132,7 @@ fuzz: $(SAN_B)/fuzz/fuzz_record
 	  -artifact_prefix=$(SAN_B)/fuzz/crashes/ \
 	  tests/fuzz/corpus-work tests/fuzz/corpus tests/fuzz/regress
 
-fuzz-smoke: $(SAN_B)/fuzz/fuzz_record $(SAN_B)/fuzz/fuzz_recread
+fuzz-smoke: $(SAN_B)/fuzz/fuzz_record $(SAN_B)/fuzz/fuzz_recread $(SAN_B)/fuzz/fuzz_walk
 	$(Q)rm -rf $(SAN_B)/fuzz/smoke-corpus
 	$(Q)mkdir -p $(SAN_B)/fuzz/smoke-corpus $(SAN_B)/fuzz/crashes
 	$(Q)$(FUZZ_ENV) $< $(FUZZ_RUN_FLAGS) -max_total_time=$(FUZZ_SMOKE_SECONDS) \
@@ -122,17 +149,27 @@ fuzz-smoke: $(SAN_B)/fuzz/fuzz_record $(SAN_B)/fuzz/fuzz_recread
 	  2>$(SAN_B)/fuzz/smoke-recread.log || { tail -n 60 $(SAN_B)/fuzz/smoke-recread.log; exit 1; }
 	$(Q)grep -E '^(stat::number_of_executed_units|Done)' \
 	  $(SAN_B)/fuzz/smoke-recread.log | sed 's/^/fuzz-smoke (readers): /'
+	$(Q)rm -rf $(SAN_B)/fuzz/smoke-walk
+	$(Q)mkdir -p $(SAN_B)/fuzz/smoke-walk
+	$(Q)$(FUZZ_ENV) $(SAN_B)/fuzz/fuzz_walk $(FUZZ_RUN_FLAGS) \
+	  -max_total_time=$(WALK_SMOKE_SECONDS) -artifact_prefix=$(SAN_B)/fuzz/crashes/ \
+	  $(SAN_B)/fuzz/smoke-walk tests/fuzz/corpus tests/fuzz/regress \
+	  2>$(SAN_B)/fuzz/smoke-walk.log || { tail -n 60 $(SAN_B)/fuzz/smoke-walk.log; exit 1; }
+	$(Q)grep -E '^(stat::number_of_executed_units|Done)' \
+	  $(SAN_B)/fuzz/smoke-walk.log | sed 's/^/fuzz-smoke (walk vs nla_parse): /'
 
 # exitmon itself under the sanitizers, replaying a real capture.
 $(SAN_B)/exitmon: $(SAN_B)/src/exitmon/exitmon_main.o $(SAN_B)/libexitmon.a
 	@$(if $(Q),echo "  LD-SAN  $@")
 	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-sanitize: $(SAN_UNIT_BINS) $(SAN_B)/fuzz/replay $(SAN_B)/fuzz/replay_recread $(SAN_B)/exitmon
+sanitize: $(SAN_UNIT_BINS) $(SAN_B)/fuzz/replay $(SAN_B)/fuzz/replay_recread \
+		$(SAN_B)/fuzz/replay_walk $(SAN_B)/exitmon
 	$(Q)set -e; for t in $(SAN_UNIT_BINS); do echo "== $$t"; \
 	  $(FUZZ_ENV) $$t; done
 	$(Q)$(FUZZ_ENV) $(SAN_B)/fuzz/replay tests/fuzz/regress tests/fuzz/corpus
 	$(Q)$(FUZZ_ENV) $(SAN_B)/fuzz/replay_recread tests/fuzz/corpus-recread
+	$(Q)$(FUZZ_ENV) $(SAN_B)/fuzz/replay_walk tests/fuzz/regress tests/fuzz/corpus
 	$(Q)set -e; for f in text csv jsonl; do echo "== exitmon --replay -f $$f (ASan, UBSan)"; \
 	  $(FUZZ_ENV) $(SAN_B)/exitmon --replay tests/data/real-v16.pcap -f $$f \
 	    --summary $(SAN_B)/replay.sum > /dev/null; done
