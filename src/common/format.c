@@ -37,6 +37,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -54,6 +55,11 @@ struct column {
 #define COL_ENTRY(nm, kind, field, tw) { #nm, sizeof(#nm) - 1, kind, tw },
 static const struct column columns[] = { COLUMNS(COL_ENTRY) };
 #define NCOLS (sizeof(columns) / sizeof(columns[0]))
+
+/* Each column's index in the table: COL_pid, COL_comm, ... */
+#define COL_INDEX(nm, kind, field, tw) COL_##nm,
+enum { COLUMNS(COL_INDEX) COL__COUNT };
+_Static_assert(COL__COUNT <= FORMAT_MAX_COLS, "FORMAT_MAX_COLS too small");
 
 /* Compile-time bound on a line, so that FORMAT_MAX_LINE is provably enough
  * and the writers below need no per-byte bounds checks.  Every value is at
@@ -450,6 +456,96 @@ static ALWAYS_INLINE char *json_record(char *p, struct src s)
 	return p;
 }
 
+/* ---- a choice of columns ------------------------------------------------ */
+
+/* One column by its index: a jump to that column's straight-line code. */
+static ALWAYS_INLINE char *csv_one(char *p, struct src s, unsigned col)
+{
+	switch (col) {
+#define CSV_ONE(nm, kind, field, tw) \
+	case COL_##nm: return csv_col(p, s, kind, (enum rec_field)(field));
+	COLUMNS(CSV_ONE)
+#undef CSV_ONE
+	}
+	return p;
+}
+
+static ALWAYS_INLINE char *json_one(char *p, struct src s, unsigned col)
+{
+	switch (col) {
+#define JSON_ONE(nm, kind, field, tw) \
+	case COL_##nm: \
+		p = put_lit(p, "\"" #nm "\":"); \
+		return json_col(p, s, kind, (enum rec_field)(field));
+	COLUMNS(JSON_ONE)
+#undef JSON_ONE
+	}
+	return p;
+}
+
+static ALWAYS_INLINE char *cols_record(enum out_format f, struct src s,
+				       const struct format_cols *cols, char *p)
+{
+	unsigned i;
+
+	if (f == FMT_JSONL)
+		*p++ = '{';
+	for (i = 0; i < cols->n; i++) {
+		p = f == FMT_JSONL ? json_one(p, s, cols->col[i])
+				   : csv_one(p, s, cols->col[i]);
+		*p++ = ',';
+	}
+	if (f == FMT_JSONL) {
+		p[-1] = '}';
+		*p++ = '\n';
+	} else {
+		p[-1] = '\n';
+	}
+	return p;
+}
+
+int format_cols_parse(const char *list, struct format_cols *out, char *bad,
+		      size_t bad_size)
+{
+	uint8_t seen[COL__COUNT] = { 0 };
+	const char *p = list;
+	unsigned i;
+
+	out->n = 0;
+	if (strcmp(list, "all") == 0) {
+		for (i = 0; i < NCOLS; i++)
+			out->col[out->n++] = (uint8_t)i;
+		return 0;
+	}
+	for (;;) {
+		size_t n = strcspn(p, ",");
+
+		for (i = 0; i < NCOLS; i++)
+			if (n == columns[i].name_len &&
+			    memcmp(p, columns[i].name, n) == 0)
+				break;
+		if (i == NCOLS || seen[i]) {
+			snprintf(bad, bad_size, "%.*s", (int)n, p);
+			return i == NCOLS ? -EINVAL : -EEXIST;
+		}
+		seen[i] = 1;
+		out->col[out->n++] = (uint8_t)i;
+		if (!p[n])
+			return 0;
+		p += n + 1;
+	}
+}
+
+size_t format_col_names(char *buf, size_t cap)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < NCOLS; i++)
+		n += (size_t)snprintf(buf + (n < cap ? n : cap), n < cap ? cap - n : 0,
+				      "%s%s", i ? "," : "", columns[i].name);
+	return n;
+}
+
 /* ---- text ------------------------------------------------------------------ */
 
 /* Length of the valid UTF-8 sequence at s (at most n bytes) and its code
@@ -634,6 +730,35 @@ static size_t deliver(const char *line, size_t n, char *buf, size_t cap)
 	return n;
 }
 
+static char *csv_header_cols(char *p, const struct format_cols *cols)
+{
+	unsigned i;
+
+	for (i = 0; i < cols->n; i++) {
+		const struct column *c = &columns[cols->col[i]];
+
+		if (i)
+			*p++ = ',';
+		p = put_mem(p, c->name, c->name_len);
+	}
+	*p++ = '\n';
+	return p;
+}
+
+size_t format_header_cols(enum out_format f, const struct format_cols *cols,
+			  char *buf, size_t cap)
+{
+	char tmp[FORMAT_MAX_LINE];
+	char *line = cap >= FORMAT_MAX_LINE ? buf : tmp, *end = line;
+
+	if (!cols || f == FMT_TEXT)
+		return format_header(f, buf, cap);
+	if (f == FMT_CSV)
+		end = csv_header_cols(line, cols);
+	*end = '\0';
+	return deliver(line, (size_t)(end - line), buf, cap);
+}
+
 size_t format_header(enum out_format f, char *buf, size_t cap)
 {
 	char tmp[FORMAT_MAX_LINE];
@@ -708,6 +833,36 @@ size_t format_view(enum out_format f, const struct exit_view *v,
 	char *line = cap >= FORMAT_MAX_LINE ? buf : tmp;
 	char *end = format_view_at(f, v, line);
 
+	*end = '\0';
+	return deliver(line, (size_t)(end - line), buf, cap);
+}
+
+static char *cols_view_table(enum out_format f, struct src s,
+			     const struct format_cols *cols, char *line)
+{
+	s.mode = S_TABLE;
+	return cols_record(f, s, cols, line);
+}
+
+static char *cols_view_append(enum out_format f, struct src s,
+			      const struct format_cols *cols, char *line)
+{
+	s.mode = S_APPEND;
+	return cols_record(f, s, cols, line);
+}
+
+size_t format_view_cols(enum out_format f, const struct format_cols *cols,
+			const struct exit_view *v, char *buf, size_t cap)
+{
+	struct src s = { .v = v, .p = v->p, .off = v->off, .len = v->len,
+			 .type = v->type, .id = v->id };
+	char tmp[FORMAT_MAX_LINE];
+	char *line = cap >= FORMAT_MAX_LINE ? buf : tmp, *end;
+
+	if (!cols || f == FMT_TEXT)
+		return format_view(f, v, buf, cap);
+	end = record_view_append(v) ? cols_view_append(f, s, cols, line)
+				    : cols_view_table(f, s, cols, line);
 	*end = '\0';
 	return deliver(line, (size_t)(end - line), buf, cap);
 }

@@ -65,8 +65,8 @@ static void emit(struct collector *c, const struct exit_view *r,
 		return;
 	/* Format from the kernel's bytes straight into the stage: no
 	 * normalised record, no copy per record. */
-	n = format_view(c->w.out->fmt, r, c->stage + c->stage_len,
-			STAGE_CAP - c->stage_len);
+	n = format_view_cols(c->w.out->fmt, c->w.out->cols, r,
+			     c->stage + c->stage_len, STAGE_CAP - c->stage_len);
 	if (n >= STAGE_CAP - c->stage_len) {
 		output_lost(c->w.out, 1);	/* cannot happen: lines are bounded */
 		return;
