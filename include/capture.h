@@ -29,14 +29,23 @@ int capture_write(struct capture_writer *w, const void *msg, size_t len,
 int capture_error(const struct capture_writer *w);
 void capture_close(struct capture_writer *w);
 
+/* Whether the first n bytes of a file are a capture: NULL when they are
+ * not a pcap at all; "" (in buf) when this reader reads it (a pcap of
+ * netlink messages in this machine's byte order, microsecond or
+ * nanosecond timestamps); else what it is, in words, for a message
+ * (pcapng, the other byte order, a cut-short header, another link type). */
+const char *capture_sniff(const void *head, size_t n, char *buf, size_t cap);
+
 /* Read: 0 ok; -EINVAL not a pcap of link type 253; -errno. */
 int capture_read_open(const char *path, struct capture_reader **out);
 /* The same over an open stream (a pipe, a decompressor); the reader owns
  * f and closes it, also on failure. */
 int capture_read_stream(FILE *f, struct capture_reader **out);
 /* 1 with msg and len set (valid until the next call), 0 at the end,
- * -EMSGSIZE for an oversized packet that was skipped (reading goes on),
- * -EBADMSG for a truncated packet record (the end). */
+ * -EMSGSIZE for an oversized packet that was skipped (reading goes on;
+ * count it truncated), -ENOMSG for an empty packet (reading goes on;
+ * count it malformed), -EBADMSG for a truncated packet record (the end).
+ * Both readers (exitmon --replay, exitstat) count these alike. */
 int capture_read_next(struct capture_reader *r, const void **msg, size_t *len);
 void capture_read_close(struct capture_reader *r);
 

@@ -1,7 +1,12 @@
 /* Buffered line input over zlib, for the readers of exitmon's text
  * records (exitstat, exitsweep's cohort): plain and gzip'd files read
- * alike, from a path or standard input ("-").  A CSV row may span lines,
- * since a quoted field can hold a newline (a comm can). */
+ * alike (gzip members one after another, as logrotate and cat leave
+ * them), from a path or standard input ("-").  A CSV row may span lines,
+ * since a quoted field can hold a newline (a comm can).
+ *
+ * A stream that ends early says why: -EBADMSG for damaged gzip data,
+ * -ENODATA for a gzip stream cut short, -errno for a read error.  What
+ * came before is handed out first. */
 #ifndef EXITMON_LINEIN_H
 #define EXITMON_LINEIN_H
 
@@ -11,31 +16,45 @@
 #include <zlib.h>
 
 #define LINEIN_BUF (1u << 20)	/* a line or row, with its newline, fits */
+#define LINEIN_BUF0 (64u * 1024)	/* the buffer at first; it grows to LINEIN_BUF */
 
 struct linein {
-	gzFile g;
+	int fd;
+	bool gz;		/* inflating: the stream began with gzip's magic */
+	bool in_eof;		/* the file is read to its end */
+	z_stream z;		/* input: z.next_in/avail_in over inb */
+	unsigned char *inb;
 	char *buf;
+	size_t cap;		/* buf's size */
 	size_t start, end;	/* unread bytes: buf[start..end) */
 	bool eof;
+	int err;		/* why the stream ended early, 0 */
 };
 
-/* 0, or -errno (-ENOMEM) with nothing left open. */
+/* 0, or -errno (-EISDIR for a directory, -ENOMEM) with nothing left
+ * open. */
 int linein_open(struct linein *l, const char *path);
 void linein_close(struct linein *l);
 
-/* Read more after what is unread (moved to the front): 0, -E2BIG when
- * the buffer is full, -EIO. */
+/* Read more after what is unread (moved to the front; the buffer grows
+ * when it is full): 0, -E2BIG when it is full at LINEIN_BUF, -ENOMEM, or
+ * the stream's early end (above; also in err). */
 int linein_fill(struct linein *l);
 
 /* The next line without its newline, pointing into the buffer until the
  * next call: 1; 0 at the end; 2 for a last line without a newline (a
- * writer stopped mid-line); -E2BIG for a line of LINEIN_BUF bytes or more;
- * -EIO.  With csv, a newline inside quotes does not end the row. */
+ * writer stopped mid-line); -E2BIG for a line of LINEIN_BUF bytes or more,
+ * which was passed over (reading may go on); or the stream's early end
+ * (above; a partial line before it is dropped).  With csv, a newline
+ * inside quotes does not end the row while the quoted field is within
+ * RECREAD_CSV_MAX_QUOTED: past that, the row ends at its first newline
+ * (a row the CSV reader refuses) and reading resyncs after it. */
 int linein_next(struct linein *l, bool csv, const char **p, size_t *n);
 
 /* Up to size raw bytes: what is buffered and unread first, then straight
  * from the stream (for a reader that takes over, such as a pcap's).
- * Bytes read, 0 at the end, -1 on error (read(2)-like, for fopencookie). */
+ * Bytes read, 0 at the end, -1 on an early end (why: in err; read(2)-like,
+ * for fopencookie). */
 ssize_t linein_read(struct linein *l, void *buf, size_t size);
 
 #endif

@@ -21,6 +21,7 @@ struct recread {
 	short map[RECREAD_MAX_COLS];	/* file column -> our column, -1 unknown */
 	unsigned unknown;		/* columns (CSV) or keys (JSON) not known */
 	char first_unknown[48];		/* the first of them, for the note */
+	char duplicate[48];		/* a column a refused header named twice */
 	/* Columns to decode; the rest are skipped (faster).  All by default. */
 	bool want[RECREAD_MAX_COLS];
 };
@@ -32,7 +33,9 @@ void recread_init(struct recread *rr);
 void recread_want_fields(struct recread *rr, const enum rec_field *f, size_t n);
 
 /* The CSV header row (without its newline).  0; -EPROTO when it is not an
- * exitmon header (no type and pid columns); -E2BIG for too many columns. */
+ * exitmon header (no type and pid columns); -EEXIST when it names a
+ * column twice (in duplicate); -E2BIG for too many columns.  A refused
+ * header leaves the one read before in force. */
 int recread_csv_header(struct recread *rr, const char *line, size_t len);
 
 /* One CSV row (without its newline; quoted fields may hold newlines).
@@ -45,11 +48,21 @@ int recread_csv(const struct recread *rr, const char *line, size_t len,
 bool recread_csv_has_field(const struct recread *rr, enum rec_field f);
 bool recread_csv_has_comm(const struct recread *rr);
 
-/* Whether a CSV line so far ends inside a quoted field (the row goes on
- * on the next line). */
-bool recread_csv_open_quote(const char *line, size_t len);
+/* The longest quoted field exitmon writes, quotes included: a comm of
+ * TS_COMM_LEN bytes, every one a doubled quote.  A field still open past
+ * this is not exitmon's (a row goes on over a newline only within it). */
+#define RECREAD_CSV_MAX_QUOTED (2 * TS_COMM_LEN + 2)
 
-/* One JSON line (an object).  0, or -EBADMSG. */
+/* Whether a CSV line so far ends inside a quoted field (the row goes on
+ * on the next line): the offset of that field's opening quote plus one;
+ * 0 when it does not; RECREAD_QUOTE_BAD when a quoted field has a lone
+ * quote inside (a broken row, which ends here). */
+#define RECREAD_QUOTE_BAD ((size_t)-1)
+size_t recread_csv_open_quote(const char *line, size_t len);
+
+/* One JSON line (an object).  0, or -EBADMSG (also for a key given twice,
+ * and for any value out of its field's range).  An unknown key's value is
+ * skipped whatever it is (string, number, array, object), if well-formed. */
 int recread_json(struct recread *rr, const char *line, size_t len,
 		 struct exit_record *r);
 

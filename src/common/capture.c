@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,6 +15,8 @@
 #include "safeopen.h"
 
 #define PCAP_MAGIC 0xa1b2c3d4u	/* microsecond timestamps, native order */
+#define PCAP_MAGIC_NS 0xa1b23c4du	/* nanosecond timestamps (editcap, tcpdump) */
+#define PCAPNG_MAGIC 0x0a0d0d0au
 
 struct pcap_file_hdr {
 	uint32_t magic;
@@ -181,7 +184,9 @@ int capture_read_stream(FILE *f, struct capture_reader **out)
 		return -ENOMEM;
 	}
 	r->f = f;
-	if (fread(&h, sizeof(h), 1, r->f) != 1 || h.magic != PCAP_MAGIC ||
+	/* The timestamps are not read: a nanosecond pcap reads alike. */
+	if (fread(&h, sizeof(h), 1, r->f) != 1 ||
+	    (h.magic != PCAP_MAGIC && h.magic != PCAP_MAGIC_NS) ||
 	    h.linktype != CAPTURE_LINKTYPE_NETLINK) {
 		capture_read_close(r);
 		return -EINVAL;
@@ -225,9 +230,45 @@ int capture_read_next(struct capture_reader *r, const void **msg, size_t *len)
 		return skip(r, h.incl_len);
 	if (fread(r->buf, 1, h.incl_len, r->f) != h.incl_len)
 		return -EBADMSG;
+	if (h.incl_len == 0)
+		return -ENOMSG;		/* no message at all: malformed */
 	*msg = r->buf;
 	*len = h.incl_len;
 	return 1;
+}
+
+/* The byte order this machine's pcap would not be in. */
+static const char *other_order(void)
+{
+	return __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? "big-endian" : "little-endian";
+}
+
+const char *capture_sniff(const void *head, size_t n, char *buf, size_t cap)
+{
+	struct pcap_file_hdr h;
+
+	if (n < sizeof(h.magic))
+		return NULL;
+	memcpy(&h, head, n < sizeof(h) ? n : sizeof(h));
+	if (h.magic == PCAPNG_MAGIC) {
+		snprintf(buf, cap, "a pcapng file (exitmon writes pcap; "
+			 "editcap -F pcap converts it)");
+	} else if (h.magic == __builtin_bswap32(PCAP_MAGIC) ||
+		   h.magic == __builtin_bswap32(PCAP_MAGIC_NS)) {
+		snprintf(buf, cap, "a %s pcap (another machine's byte order: "
+			 "its netlink messages are in that order too)", other_order());
+	} else if (h.magic != PCAP_MAGIC && h.magic != PCAP_MAGIC_NS) {
+		return NULL;
+	} else if (n < sizeof(h)) {
+		snprintf(buf, cap, "a pcap cut short inside its %zu-byte file "
+			 "header (%zu bytes)", sizeof(h), n);
+	} else if (h.linktype != CAPTURE_LINKTYPE_NETLINK) {
+		snprintf(buf, cap, "a pcap of link type %u, not of netlink messages "
+			 "(%d)", h.linktype, CAPTURE_LINKTYPE_NETLINK);
+	} else {
+		buf[0] = '\0';	/* ours */
+	}
+	return buf;
 }
 
 void capture_read_close(struct capture_reader *r)

@@ -6,105 +6,278 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "recread.h"
 
+#define LINEIN_IN (64u * 1024)	/* compressed (or plain) bytes per read(2) */
+
+static int read_in(struct linein *l)
+{
+	ssize_t got;
+
+	do
+		got = read(l->fd, l->inb, LINEIN_IN);
+	while (got < 0 && errno == EINTR);
+	if (got < 0)
+		return -errno;
+	l->z.next_in = l->inb;
+	l->z.avail_in = (uInt)got;
+	l->in_eof = got == 0;
+	return 0;
+}
+
+/* Whether the unread input begins a gzip member (its first two bytes;
+ * the input is refilled while it holds fewer: a pipe may give one). */
+static int gz_magic(struct linein *l, bool *yes)
+{
+	int r;
+
+	while (l->z.avail_in < 2 && !l->in_eof) {
+		unsigned char first = l->z.avail_in ? l->z.next_in[0] : 0;
+		size_t had = l->z.avail_in;
+
+		if ((r = read_in(l)) < 0)
+			return r;
+		if (had) {	/* one byte carried over: put it back in front */
+			memmove(l->inb + 1, l->inb, l->z.avail_in);
+			l->inb[0] = first;
+			l->z.avail_in++;
+		}
+	}
+	*yes = l->z.avail_in >= 2 && l->z.next_in[0] == 0x1f && l->z.next_in[1] == 0x8b;
+	return 0;
+}
+
 int linein_open(struct linein *l, const char *path)
 {
 	bool in = strcmp(path, "-") == 0;
-	int fd = in ? fcntl(0, F_DUPFD_CLOEXEC, 0) : -1, r;
+	int fd = in ? fcntl(0, F_DUPFD_CLOEXEC, 0) : open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	int r;
 
 	memset(l, 0, sizeof(*l));
-	if (in && fd < 0)
+	l->fd = -1;
+	if (fd < 0)
 		return -errno;
-	errno = 0;
-	l->g = in ? gzdopen(fd, "rb") : gzopen(path, "rbe");
-	if (!l->g) {
-		r = errno ? -errno : -ENOMEM;
-		if (fd >= 0)
-			close(fd);
-		return r;
+	/* read(2) on a directory fails only later, as a vague read error. */
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return -EISDIR;
 	}
-	gzbuffer(l->g, 256 * 1024);
-	l->buf = malloc(LINEIN_BUF);
-	if (!l->buf) {
+	l->fd = fd;
+	l->inb = malloc(LINEIN_IN + 1);	/* + a byte put back (gz_magic) */
+	l->cap = LINEIN_BUF0;
+	l->buf = malloc(l->cap);
+	if (!l->inb || !l->buf) {
 		linein_close(l);
 		return -ENOMEM;
 	}
-	return 0;
+	r = gz_magic(l, &l->gz);
+	if (r == 0 && l->gz && inflateInit2(&l->z, 15 + 16) != Z_OK)
+		r = -ENOMEM;	/* and nothing to end */
+	if (r < 0) {
+		l->gz = false;
+		linein_close(l);
+	}
+	return r;
 }
 
 void linein_close(struct linein *l)
 {
+	if (l->gz)
+		inflateEnd(&l->z);
+	if (l->fd >= 0)
+		close(l->fd);
+	free(l->inb);
 	free(l->buf);
-	if (l->g)
-		gzclose(l->g);
 	memset(l, 0, sizeof(*l));
+	l->fd = -1;
+}
+
+/* After a member's end: another member, or the end of the file; other
+ * bytes after it are damage, not silently dropped. */
+static int next_member(struct linein *l)
+{
+	bool more;
+	int r;
+
+	if ((r = gz_magic(l, &more)) < 0)
+		return r;
+	if (more)
+		return inflateReset(&l->z) == Z_OK ? 0 : -EBADMSG;
+	if (l->z.avail_in == 0 && l->in_eof)
+		return 1;
+	return -EBADMSG;
+}
+
+/* A plain file: the bytes peeked at first, then straight from read(2). */
+static ssize_t plain_read(struct linein *l, unsigned char *dst, size_t cap)
+{
+	ssize_t got;
+
+	if (l->z.avail_in) {
+		got = (ssize_t)(l->z.avail_in < cap ? l->z.avail_in : cap);
+		memcpy(dst, l->z.next_in, (size_t)got);
+		l->z.next_in += got, l->z.avail_in -= (uInt)got;
+		return got;
+	}
+	do
+		got = read(l->fd, dst, cap);
+	while (got < 0 && errno == EINTR);
+	if (got <= 0) {
+		l->eof = true;
+		l->err = got < 0 ? -errno : 0;
+		return got < 0 ? l->err : 0;
+	}
+	return got;
+}
+
+/* Up to cap bytes of the file's content into dst: how many, 0 at the
+ * end, or the early end's -errno (recorded in l->err; what was read
+ * before it in the same call is handed out first). */
+static ssize_t raw_read(struct linein *l, unsigned char *dst, size_t cap)
+{
+	size_t got = 0;
+	int r = 0, z;
+
+	if (l->eof)
+		return l->err;
+	if (!l->gz)
+		return plain_read(l, dst, cap);
+	while (got == 0 && r == 0) {
+		if (l->z.avail_in == 0 && !l->in_eof && (r = read_in(l)) < 0)
+			break;
+		l->z.next_out = dst;
+		l->z.avail_out = (uInt)(cap > UINT32_MAX ? UINT32_MAX : cap);
+		z = inflate(&l->z, Z_NO_FLUSH);
+		got = cap - l->z.avail_out;
+		if (z == Z_STREAM_END)
+			r = next_member(l);
+		else if (z == Z_DATA_ERROR || z == Z_NEED_DICT)
+			r = -EBADMSG;
+		else if (z == Z_MEM_ERROR)
+			r = -ENOMEM;
+		else if (got == 0 && l->z.avail_in == 0 && l->in_eof)
+			r = -ENODATA;	/* the stream stops inside a member */
+	}
+	if (r != 0) {
+		l->eof = true;
+		l->err = r < 0 ? r : 0;
+	}
+	return got ? (ssize_t)got : r < 0 ? r : 0;
 }
 
 int linein_fill(struct linein *l)
 {
-	int got;
+	ssize_t got;
 
 	if (l->start > 0) {
 		memmove(l->buf, l->buf + l->start, l->end - l->start);
 		l->end -= l->start;
 		l->start = 0;
 	}
-	if (l->end == LINEIN_BUF)
-		return -E2BIG;
-	got = gzread(l->g, l->buf + l->end, (unsigned)(LINEIN_BUF - l->end));
+	if (l->end == l->cap) {
+		size_t cap = l->cap * 2 < LINEIN_BUF ? l->cap * 2 : LINEIN_BUF;
+		char *b;
+
+		if (l->cap == LINEIN_BUF)
+			return -E2BIG;
+		if (!(b = realloc(l->buf, cap)))
+			return -ENOMEM;
+		l->buf = b;
+		l->cap = cap;
+	}
+	got = raw_read(l, (unsigned char *)l->buf + l->end, l->cap - l->end);
 	if (got < 0)
-		return -EIO;
-	if (got == 0)
-		l->eof = true;
+		return (int)got;
 	l->end += (size_t)got;
 	return 0;
 }
 
-/* Whether the row from l->start up to nl ends inside quotes. */
-static bool row_open(const struct linein *l, const char *nl)
+/* Hand out the first len unread bytes as a line, and pass over them and
+ * the newline after them (if any). */
+static int take(struct linein *l, size_t len, int ret, const char **p, size_t *n)
 {
-	size_t n = (size_t)(nl - l->buf) - l->start;
-
-	return memchr(l->buf + l->start, '"', n) &&
-	       recread_csv_open_quote(l->buf + l->start, n);
+	*p = l->buf + l->start;
+	*n = len;
+	l->start += len < l->end - l->start ? len + 1 : len;
+	return ret;
 }
 
+/* Past a line too long for the buffer, to the next newline: -E2BIG, or
+ * the stream's error. */
+static int skip_long(struct linein *l)
+{
+	for (;;) {
+		char *nl = memchr(l->buf + l->start, '\n', l->end - l->start);
+		int r;
+
+		if (nl) {
+			l->start = (size_t)(nl - l->buf) + 1;
+			return -E2BIG;
+		}
+		l->start = l->end;
+		if (l->eof)
+			return -E2BIG;
+		if ((r = linein_fill(l)) < 0)
+			return r;
+	}
+}
+
+/* With csv, a newline inside quotes does not end the row, but only while
+ * the quoted field is no longer than exitmon writes one: a stray quote
+ * must not swallow the rest of the file.  Past that bound, or at a lone
+ * quote inside the field, the row ends at the first newline inside the
+ * field (the caller refuses it) and the next row begins after it. */
 int linein_next(struct linein *l, bool csv, const char **p, size_t *n)
 {
-	size_t from = l->start;
+	size_t from = 0;	/* searched, from l->start */
+	size_t cut = 0;		/* the first newline inside an open quote, + 1 */
+	size_t open = 0;	/* where that quoted field began */
 
 	for (;;) {
-		char *nl = memchr(l->buf + from, '\n', l->end - from);
+		const char *b = l->buf + l->start;
+		size_t have = l->end - l->start, at, q;
+		const char *nl = memchr(b + from, '\n', have - from);
+		int r;
 
-		if (nl && csv && row_open(l, nl)) {
-			from = (size_t)(nl - l->buf) + 1;
+		if (nl) {
+			at = (size_t)(nl - b);
+			q = csv && memchr(b, '"', at) ? recread_csv_open_quote(b, at) : 0;
+			if (!q)
+				return take(l, at, 1, p, n);
+			if (q == RECREAD_QUOTE_BAD)
+				return take(l, cut ? cut - 1 : at, 1, p, n);
+			if (!cut)
+				cut = at + 1, open = q - 1;
+			if (at - open >= RECREAD_CSV_MAX_QUOTED)
+				return take(l, cut - 1, 1, p, n);
+			from = at + 1;
 			continue;
 		}
-		if (nl) {
-			*p = l->buf + l->start;
-			*n = (size_t)(nl - l->buf) - l->start;
-			l->start += *n + 1;
-			return 1;
-		}
+		if (cut && have - open >= RECREAD_CSV_MAX_QUOTED)
+			return take(l, cut - 1, 1, p, n);
 		if (l->eof) {
-			*p = l->buf + l->start;
-			*n = l->end - l->start;
-			l->start = l->end;
-			return *n ? 2 : 0;
+			if (l->err) {
+				l->start = l->end;	/* a row cut by the damage */
+				return l->err;
+			}
+			return take(l, have, have ? 2 : 0, p, n);
 		}
-		from -= l->start;
-		if (linein_fill(l) < 0)
-			return l->end == LINEIN_BUF ? -E2BIG : -EIO;
+		r = linein_fill(l);
+		if (r == -E2BIG)
+			return skip_long(l);
+		if (r < 0 && !l->eof)
+			return r;
 	}
 }
 
 ssize_t linein_read(struct linein *l, void *buf, size_t size)
 {
 	size_t have = l->end - l->start;
-	int got;
+	ssize_t got;
 
 	if (have) {
 		if (have > size)
@@ -113,6 +286,6 @@ ssize_t linein_read(struct linein *l, void *buf, size_t size)
 		l->start += have;
 		return (ssize_t)have;
 	}
-	got = gzread(l->g, buf, (unsigned)(size > INT32_MAX ? INT32_MAX : size));
+	got = raw_read(l, buf, size);
 	return got < 0 ? -1 : got;
 }

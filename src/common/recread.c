@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "columns.h"
@@ -127,6 +128,21 @@ static int set_nice(struct exit_record *r, const char *s, size_t n)
 	return 0;
 }
 
+/* The widest value a field has in struct taskstats: a bigger number was
+ * not written by exitmon (a uid of 2^32 must not become root). */
+static uint64_t field_max(enum rec_field f)
+{
+	switch (f) {
+	case F_FLAG: case F_SCHED: case F_NICE:
+		return UINT8_MAX;
+	case F_EXITCODE: case F_UID: case F_GID: case F_PID: case F_PPID:
+	case F_BTIME: case F_TGID:
+		return UINT32_MAX;
+	default:
+		return UINT64_MAX;
+	}
+}
+
 /* A number (or absent) for column c; strings go through set_type/set_comm. */
 static int set_number(unsigned c, const char *s, size_t n, struct ids *ids,
 		      struct exit_record *r)
@@ -156,7 +172,11 @@ static int set_number(unsigned c, const char *s, size_t n, struct ids *ids,
 			return -EBADMSG;
 		r->version = r->layout = (uint16_t)v;
 		return 0;
-	case C_FIELD: rec_set(r, (enum rec_field)cols[c].field, v); return 0;
+	case C_FIELD:
+		if (v > field_max((enum rec_field)cols[c].field))
+			return -EBADMSG;
+		rec_set(r, (enum rec_field)cols[c].field, v);
+		return 0;
 	default: return -EBADMSG;
 	}
 }
@@ -190,23 +210,59 @@ static int finish(struct exit_record *r, const struct ids *ids)
 
 /* ---- CSV ---------------------------------------------------------------------- */
 
-bool recread_csv_open_quote(const char *line, size_t len)
+size_t recread_csv_open_quote(const char *line, size_t len)
 {
-	size_t i, q = 0;
+	size_t i, open = 0;
 
-	for (i = 0; i < len; i++)
-		q += line[i] == '"';
-	return q % 2 == 1;
+	for (i = 0; i < len; i++) {
+		if (line[i] != '"')
+			continue;
+		if (!open) {
+			/* A quoted field begins only where a field does. */
+			if (i == 0 || line[i - 1] == ',')
+				open = i + 1;
+		} else if (i + 1 < len && line[i + 1] == '"') {
+			i++;			/* "" inside it */
+		} else if (i + 1 == len || line[i + 1] == ',' || line[i + 1] == '\r') {
+			open = 0;		/* it ends */
+		} else {
+			return RECREAD_QUOTE_BAD;	/* a lone quote inside it */
+		}
+	}
+	return open;
 }
 
+/* Whether column c is named twice (a renamed column must not silently
+ * replace another's values): remembered in *dup for the note. */
+static bool seen_twice(uint64_t *seen, int c, char *dup, size_t cap)
+{
+	uint64_t bit;
+
+	if (c < 0)
+		return false;
+	bit = 1ull << (c % 64);
+	if (!(seen[c / 64] & bit)) {
+		seen[c / 64] |= bit;
+		return false;
+	}
+	if (dup)
+		snprintf(dup, cap, "%s", cols[c].name);
+	return true;
+}
+
+/* Into a copy, committed only when whole: a refused header (a second
+ * one inside a file) leaves the one in force as it was. */
 int recread_csv_header(struct recread *rr, const char *line, size_t len)
 {
 	const char *p = line, *end = line + len;
+	uint64_t seen[(NCOLS + 63) / 64] = { 0 };
 	bool type = false, pid = false;
+	struct recread t = *rr;
 	unsigned i = 0;
 
 	if (len && end[-1] == '\r')
 		end--;
+	t.unknown = 0;
 	for (;;) {
 		const char *q = memchr(p, ',', (size_t)(end - p));
 		int c;
@@ -216,9 +272,11 @@ int recread_csv_header(struct recread *rr, const char *line, size_t len)
 		if (i >= RECREAD_MAX_COLS)
 			return -E2BIG;
 		c = find_col(p, (size_t)(q - p));
-		rr->map[i] = (short)c;
+		if (seen_twice(seen, c, rr->duplicate, sizeof(rr->duplicate)))
+			return -EEXIST;
+		t.map[i] = (short)c;
 		if (c < 0)
-			note_unknown(rr, p, (size_t)(q - p));
+			note_unknown(&t, p, (size_t)(q - p));
 		type |= c >= 0 && cols[c].kind == C_TYPE;
 		pid |= c >= 0 && cols[c].kind == C_PID;
 		i++;
@@ -226,8 +284,14 @@ int recread_csv_header(struct recread *rr, const char *line, size_t len)
 			break;
 		p = q + 1;
 	}
-	rr->ncols = i;
-	return type && pid ? 0 : -EPROTO;
+	if (!type || !pid)
+		return -EPROTO;
+	t.ncols = i;
+	t.unknown += rr->unknown;
+	if (rr->unknown)
+		memcpy(t.first_unknown, rr->first_unknown, sizeof(t.first_unknown));
+	*rr = t;
+	return 0;
 }
 
 bool recread_csv_has_field(const struct recread *rr, enum rec_field f)
@@ -390,7 +454,8 @@ static int json_escape(struct jcur *j, char *b)
 	return 0;
 }
 
-/* A string at j->p (after its opening quote): bytes into buf. */
+/* A string at j->p (after its opening quote): its length in *n, its first
+ * cap bytes into buf (a longer one is the caller's to refuse or skip). */
 static int json_string(struct jcur *j, char *buf, size_t cap, size_t *n)
 {
 	size_t k = 0;
@@ -400,15 +465,76 @@ static int json_string(struct jcur *j, char *buf, size_t cap, size_t *n)
 
 		if (b == '\\' && json_escape(j, &b) < 0)
 			return -EBADMSG;
-		if (k == cap)
-			return -EBADMSG;
-		buf[k++] = b;
+		if (k < cap)
+			buf[k] = b;
+		k++;
 	}
 	if (j->p == j->end)
 		return -EBADMSG;
 	j->p++;
 	*n = k;
 	return 0;
+}
+
+static bool is_scalar_char(char ch)
+{
+	return ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'z') ||
+	       (ch >= '0' && ch <= '9') || ch == '-' || ch == '+' || ch == '.';
+}
+
+#define JSON_MAX_DEPTH 32
+
+/* Past one well-formed value of any kind (an unknown key's: a newer
+ * exitmon may add arrays or objects), keeping none of it. */
+static int json_skip(struct jcur *j, unsigned depth)
+{
+	char close;
+	size_t n;
+
+	skip_ws(j);
+	if (j->p >= j->end)
+		return -EBADMSG;
+	if (*j->p == '"') {
+		j->p++;
+		return json_string(j, NULL, 0, &n);
+	}
+	if (*j->p != '[' && *j->p != '{') {
+		const char *s = j->p;
+
+		while (j->p < j->end && is_scalar_char(*j->p))
+			j->p++;
+		return j->p > s ? 0 : -EBADMSG;
+	}
+	if (depth == JSON_MAX_DEPTH)
+		return -EBADMSG;
+	close = *j->p++ == '[' ? ']' : '}';
+	skip_ws(j);
+	if (j->p < j->end && *j->p == close) {
+		j->p++;
+		return 0;
+	}
+	for (;;) {
+		if (close == '}') {
+			skip_ws(j);
+			if (j->p >= j->end || *j->p++ != '"' ||
+			    json_string(j, NULL, 0, &n) < 0)
+				return -EBADMSG;
+			skip_ws(j);
+			if (j->p >= j->end || *j->p++ != ':')
+				return -EBADMSG;
+		}
+		if (json_skip(j, depth + 1) < 0)
+			return -EBADMSG;
+		skip_ws(j);
+		if (j->p >= j->end)
+			return -EBADMSG;
+		if (*j->p == close) {
+			j->p++;
+			return 0;
+		}
+		if (*j->p++ != ',')
+			return -EBADMSG;
+	}
 }
 
 /* Which column key number k names: the file's last answer when it still
@@ -427,6 +553,8 @@ static int json_col(struct recread *rr, unsigned k, const char *s, size_t n)
 	return c;
 }
 
+/* The value of a known key (c), or of one not decoded (c < 0): a string
+ * or a scalar (number, null, true, false). */
 static int json_value(struct jcur *j, int c, struct ids *ids,
 		      struct exit_record *r)
 {
@@ -444,24 +572,20 @@ static int json_value(struct jcur *j, int c, struct ids *ids,
 			return set_type(ids, r, buf, n);
 		return cols[c].kind == C_COMM ? set_comm(r, buf, n) : -EBADMSG;
 	}
-	/* A scalar: number, null, true or false (arrays and objects are not
-	 * exitmon's and cannot be skipped safely here). */
-	while (j->p < j->end && (((*j->p | 0x20) >= 'a' && (*j->p | 0x20) <= 'z') ||
-				 (*j->p >= '0' && *j->p <= '9') || *j->p == '-' ||
-				 *j->p == '+' || *j->p == '.'))
+	while (j->p < j->end && is_scalar_char(*j->p))
 		j->p++;
 	n = (size_t)(j->p - s);
 	if (n == 0)
 		return -EBADMSG;
 	if (c < 0 || (n == 4 && memcmp(s, "null", 4) == 0))
 		return 0;
-	if (n == 0 || cols[c].kind == C_TYPE || cols[c].kind == C_COMM)
+	if (cols[c].kind == C_TYPE || cols[c].kind == C_COMM)
 		return -EBADMSG;
 	return set_number((unsigned)c, s, n, ids, r);
 }
 
 static int json_member(struct recread *rr, struct jcur *j, unsigned k,
-		       struct ids *ids, struct exit_record *r)
+		       uint64_t *seen, struct ids *ids, struct exit_record *r)
 {
 	char key[64];
 	size_t n;
@@ -475,10 +599,19 @@ static int json_member(struct recread *rr, struct jcur *j, unsigned k,
 	if (j->p >= j->end || *j->p++ != ':')
 		return -EBADMSG;
 	skip_ws(j);
-	c = json_col(rr, k, key, n);
-	if (c >= 0 && !rr->want[c] && j->p < j->end && *j->p != '"')
-		c = MAP_UNKNOWN - 1;	/* skipped: parse as a value, keep none */
-	if (json_value(j, c < 0 ? -1 : c, ids, r) < 0)
+	/* A key longer than the buffer is longer than any of ours. */
+	c = json_col(rr, k, key, n < sizeof(key) ? n : sizeof(key));
+	if (c < 0) {
+		if (json_skip(j, 0) < 0)
+			return -EBADMSG;
+		skip_ws(j);
+		return 0;
+	}
+	if (seen_twice(seen, c, NULL, 0))
+		return -EBADMSG;	/* which one would be meant? */
+	if (!rr->want[c] && j->p < j->end && *j->p != '"')
+		c = -1;			/* skipped: parse as a value, keep none */
+	if (json_value(j, c, ids, r) < 0)
 		return -EBADMSG;
 	skip_ws(j);
 	return 0;
@@ -488,6 +621,7 @@ int recread_json(struct recread *rr, const char *line, size_t len,
 		 struct exit_record *r)
 {
 	struct jcur j = { line, line + len };
+	uint64_t seen[(NCOLS + 63) / 64] = { 0 };
 	struct ids ids;
 	unsigned k;
 
@@ -496,7 +630,7 @@ int recread_json(struct recread *rr, const char *line, size_t len,
 	if (j.p >= j.end || *j.p++ != '{')
 		return -EBADMSG;
 	for (k = 0;; k++) {
-		if (json_member(rr, &j, k, &ids, r) < 0 || j.p >= j.end)
+		if (json_member(rr, &j, k, seen, &ids, r) < 0 || j.p >= j.end)
 			return -EBADMSG;
 		if (*j.p == '}')
 			break;

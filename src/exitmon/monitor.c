@@ -536,7 +536,8 @@ int mon_run(const struct mon_config *cfg)
 }
 
 /* Every packet of the capture through the collector; an oversized one is
- * skipped and counted, a cut-off last one ends the file. */
+ * skipped and counted, an empty one counted malformed (as exitstat does),
+ * a cut-off last one ends the file. */
 static void replay_packets(struct capture_reader *rd, struct collector *col,
 			   const char *path)
 {
@@ -549,6 +550,8 @@ static void replay_packets(struct capture_reader *rd, struct collector *col,
 	       r != -EBADMSG && !mon_stop && !collector_done(col)) {
 		if (r > 0)
 			collector_datagram(col, msg, len, 0);
+		else if (r == -ENOMSG)
+			col->n.malformed++;
 		else
 			oversized++;
 	}

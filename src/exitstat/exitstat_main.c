@@ -252,6 +252,10 @@ static int read_all(struct run *run, struct in_counts *n)
 		else
 			read_ok++;
 	}
+	/* An input that ended early: its records before are kept, and the
+	 * status says the answer is short. */
+	if (status == 0 && n->incomplete)
+		status = STAT_EXIT_INCOMPLETE;
 	/* Nothing readable: no empty table that looks like an answer. */
 	return read_ok ? status : -EXIT_RUNTIME;
 }

@@ -1,7 +1,8 @@
 /* Reading inputs (see stat_input.h).  The text formats through the one
  * buffered line reader over zlib (linein.c); pcap goes to capture.c's
- * reader through a stdio stream over the same zlib handle, and each
- * message to record.c's parser, exactly as exitmon --replay does. */
+ * reader through a stdio stream over the same stream, and each packet
+ * through the netlink walk and record.c's parser, exactly as exitmon
+ * --replay does. */
 #include "stat_input.h"
 
 #include <errno.h>
@@ -12,8 +13,25 @@
 #include "capture.h"
 #include "linein.h"
 #include "log.h"
+#include "tsnl.h"
 
-/* ---- pcap through capture.c, over the same zlib stream ------------------ */
+/* A stream that ended early: where, and that the rest is not read. */
+static void stream_note(const char *path, int err, uint64_t records)
+{
+	unsigned long long k = (unsigned long long)records;
+
+	if (err == -EBADMSG)
+		warnmsg("%s: damaged gzip data after %llu records: the rest of the "
+			"file is not read", path, k);
+	else if (err == -ENODATA)
+		warnmsg("%s: the gzip data ends early after %llu records (the file "
+			"is cut short): the rest is missing", path, k);
+	else
+		warnmsg("%s: read error after %llu records: %s: the rest of the file "
+			"is not read", path, k, strerror(-err));
+}
+
+/* ---- pcap through capture.c, over the same stream ------------------------ */
 
 /* The pcap reader takes over the stream after the bytes already peeked. */
 static ssize_t cookie_read(void *l, char *buf, size_t size)
@@ -21,25 +39,52 @@ static ssize_t cookie_read(void *l, char *buf, size_t size)
 	return linein_read(l, buf, size);
 }
 
-/* Messages that are not exit records (acks, errors) are passed over, as
- * --replay does; malformed ones and a cut-short last packet are counted and
- * named. */
-static void pcap_notes(const char *path, uint64_t malformed, bool cut)
+struct pcap_state {
+	in_record_fn fn;
+	void *arg;
+	struct in_counts *n;
+	uint64_t malformed, oversized;
+};
+
+/* One netlink message of a packet, as exitmon's collector takes it:
+ * acks and errors are not records and are passed over; malformed ones
+ * are counted. */
+static void pcap_msg(void *arg, const struct nlmsghdr *nh)
 {
-	if (malformed)
+	struct pcap_state *s = arg;
+	struct exit_msg m;
+	int p = record_parse_nlmsg(nh, nh->nlmsg_len, &m);
+
+	if (p == -ENOMSG)
+		return;
+	if (p < 0) {
+		s->malformed++;
+		return;
+	}
+	for (unsigned i = 0; i < m.n; i++) {
+		s->n->records++;
+		s->fn(s->arg, &m.rec[i], &m.rec[0]);
+	}
+}
+
+static void pcap_notes(const char *path, const struct pcap_state *s)
+{
+	if (s->malformed)
 		warnmsg("%s: %llu malformed messages skipped", path,
-			(unsigned long long)malformed);
-	if (cut)
-		warnmsg("%s: the capture ends inside a packet (cut short), the rest "
-			"not read", path);
+			(unsigned long long)s->malformed);
+	if (s->oversized)
+		warnmsg("%s: %llu packets larger than %d bytes skipped (counted as "
+			"truncated)", path, (unsigned long long)s->oversized,
+			CAPTURE_SNAPLEN);
 }
 
 static int read_pcap(struct linein *l, const char *path, in_record_fn fn,
 		     void *arg, struct in_counts *n)
 {
 	cookie_io_functions_t io = { .read = cookie_read };
+	struct pcap_state s = { fn, arg, n, 0, 0 };
+	uint64_t before = n->records;
 	struct capture_reader *cr;
-	uint64_t malformed = 0;
 	const void *msg;
 	size_t len;
 	FILE *f;
@@ -48,25 +93,28 @@ static int read_pcap(struct linein *l, const char *path, in_record_fn fn,
 	f = fopencookie(l, "r", io);
 	if (!f)
 		return -errno;
-	if ((r = capture_read_stream(f, &cr)) < 0) {
-		warnmsg("%s: a pcap file, but not of netlink messages (link type 253): "
-			"not an exitmon --capture", path);
-		return r == -EINVAL ? -EPROTO : r;
+	if ((r = capture_read_stream(f, &cr)) < 0)
+		return r;
+	/* The same packets as exitmon --replay, counted the same way. */
+	while ((r = capture_read_next(cr, &msg, &len)) != 0 && r != -EBADMSG) {
+		if (r == -EMSGSIZE)
+			s.oversized++;
+		else if (r == -ENOMSG)
+			s.malformed++;
+		else if (tsnl_walk(msg, len, pcap_msg, &s) < 0)
+			s.malformed++;
 	}
-	while ((r = capture_read_next(cr, &msg, &len)) > 0) {
-		struct exit_msg m;
-
-		int p = record_parse_nlmsg(msg, len, &m);
-
-		malformed += p == -EBADMSG;
-		for (unsigned i = 0; p == 0 && i < m.n; i++) {
-			n->records++;
-			fn(arg, &m.rec[i], &m.rec[0]);
-		}
+	pcap_notes(path, &s);
+	if (l->err) {
+		stream_note(path, l->err, n->records - before);
+		n->incomplete++;
+	} else if (r == -EBADMSG) {
+		warnmsg("%s: the capture ends inside a packet (cut short): that "
+			"packet is not read", path);
+		n->truncated++;
 	}
-	pcap_notes(path, malformed, r < 0);
-	n->malformed += malformed;
-	n->truncated += r < 0;
+	n->malformed += s.malformed;
+	n->truncated += s.oversized;
 	capture_read_close(cr);
 	return 0;
 }
@@ -77,6 +125,7 @@ struct text_state {
 	struct recread rr;
 	struct exit_record last_pid;
 	bool have_pid;
+	bool bad_header;	/* rows after a refused header: not read */
 	uint64_t malformed, truncated;
 };
 
@@ -94,14 +143,20 @@ static void text_record(struct text_state *s, const struct exit_record *r,
 	}
 }
 
+/* 0 with a record; 1 for a header; -EBADMSG for a line not read. */
 static int text_line(struct text_state *s, bool json, const char *p, size_t len,
 		     struct exit_record *r)
 {
 	if (json)
 		return recread_json(&s->rr, p, len, r);
-	/* A header again: files concatenated into one stream. */
-	if (len > 5 && memcmp(p, "type,", 5) == 0)
-		return recread_csv_header(&s->rr, p, len) < 0 ? -EBADMSG : 1;
+	/* A header again: files concatenated into one stream.  The rows
+	 * after a refused one are not read by the header before it. */
+	if (len > 5 && memcmp(p, "type,", 5) == 0) {
+		s->bad_header = recread_csv_header(&s->rr, p, len) < 0;
+		return s->bad_header ? -EBADMSG : 1;
+	}
+	if (s->bad_header)
+		return -EBADMSG;
 	return recread_csv(&s->rr, p, len, r);
 }
 
@@ -120,10 +175,40 @@ static void text_notes(const char *path, const struct text_state *s, bool json)
 			(unsigned long long)s->malformed);
 }
 
+/* The header row, whole within the buffer (a longer first line, such as
+ * /dev/zero's, is no header): 0, or -EPROTO with a note. */
+static int read_header(struct linein *l, const char *path, struct recread *rr)
+{
+	const char *p;
+	size_t len;
+	int k = 0, h;
+
+	while (!memchr(l->buf + l->start, '\n', l->end - l->start) && !l->eof &&
+	       (k = linein_fill(l)) == 0)
+		;
+	if (k == -E2BIG || (k = linein_next(l, false, &p, &len)) <= 0 ||
+	    (h = recread_csv_header(rr, p, len)) == -EPROTO || h == -E2BIG) {
+		if (k < 0 && k != -E2BIG)
+			stream_note(path, k, 0);
+		else
+			warnmsg("%s: not exitmon's CSV or JSON lines (no header row with "
+				"type and pid columns): give exitstat what exitmon -f csv, "
+				"-f jsonl or --capture wrote", path);
+		return -EPROTO;
+	}
+	if (h == -EEXIST) {
+		warnmsg("%s: the header names column %s twice: not exitmon's "
+			"(refused: which one is meant?)", path, rr->duplicate);
+		return -EPROTO;
+	}
+	return 0;
+}
+
 static int read_text(struct linein *l, const char *path, bool json,
 		     const struct recread *proto, in_record_fn fn, void *arg,
 		     struct in_counts *n)
 {
+	uint64_t before = n->records;
 	struct text_state s;
 	struct exit_record r;
 	const char *p;
@@ -132,18 +217,17 @@ static int read_text(struct linein *l, const char *path, bool json,
 
 	memset(&s, 0, sizeof(s));
 	s.rr = *proto;
-	if (!json) {
-		if ((k = linein_next(l, false, &p, &len)) <= 0 ||
-		    recread_csv_header(&s.rr, p, len) < 0) {
-			warnmsg("%s: not exitmon's CSV or JSON lines (no header row with "
-				"type and pid columns): give exitstat what exitmon -f csv, "
-				"-f jsonl or --capture wrote", path);
-			return k < 0 ? k : -EPROTO;
-		}
-	}
-	while ((k = linein_next(l, !json, &p, &len)) > 0) {
+	if (!json && (k = read_header(l, path, &s.rr)) < 0)
+		return k;
+	while ((k = linein_next(l, !json, &p, &len)) != 0) {
 		int ret;
 
+		if (k == -E2BIG) {	/* a line of 1 MiB or more, passed over */
+			s.malformed++;
+			continue;
+		}
+		if (k < 0)
+			break;
 		if (k == 2) {
 			s.truncated++;
 			break;
@@ -155,35 +239,38 @@ static int read_text(struct linein *l, const char *path, bool json,
 			text_record(&s, &r, fn, arg, n);
 	}
 	text_notes(path, &s, json);
+	if (k < 0) {
+		stream_note(path, k, n->records - before);
+		n->incomplete++;
+	}
 	n->malformed += s.malformed;
 	n->truncated += s.truncated;
 	n->unknown_cols += s.rr.unknown;
-	return k < 0 ? k : 0;
-}
-
-static bool is_pcap(const struct linein *l)
-{
-	static const unsigned char le[4] = { 0xd4, 0xc3, 0xb2, 0xa1 };
-	static const unsigned char be[4] = { 0xa1, 0xb2, 0xc3, 0xd4 };
-
-	return l->end >= 4 && (!memcmp(l->buf, le, 4) || !memcmp(l->buf, be, 4));
+	return 0;
 }
 
 int stat_input_read(const char *path, const struct recread *proto, in_record_fn fn,
 	       void *arg, struct in_counts *n)
 {
+	char what[160];
+	const char *pcap;
 	struct linein l;
 	int r = linein_open(&l, path);
 
 	if (r < 0)
 		return r;
-	if ((r = linein_fill(&l)) < 0)
-		goto out;
-	if (is_pcap(&l))
+	/* Enough to tell a pcap's file header (a pipe may give less). */
+	while (l.end < 24 && !l.eof && linein_fill(&l) == 0)
+		;
+	pcap = capture_sniff(l.buf, l.end, what, sizeof(what));
+	if (pcap && *pcap) {
+		warnmsg("%s: %s: not an exitmon --capture", path, pcap);
+		r = -EPROTO;
+	} else if (pcap) {
 		r = read_pcap(&l, path, fn, arg, n);
-	else
+	} else {
 		r = read_text(&l, path, l.end > 0 && l.buf[0] == '{', proto, fn, arg, n);
-out:
+	}
 	linein_close(&l);
 	return r;
 }

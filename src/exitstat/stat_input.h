@@ -12,15 +12,23 @@
 
 struct in_counts {
 	uint64_t records, malformed, truncated, unknown_cols;
+	uint64_t incomplete;	/* inputs that ended early (damaged, cut short) */
 };
+
+/* exitstat's exit status when an input ended early: what came before is
+ * reported (exitstat(1), EXIT STATUS). */
+#define STAT_EXIT_INCOMPLETE 3
 
 typedef void (*in_record_fn)(void *arg, const struct exit_record *r,
 			     const struct exit_record *who);
 
 /* Read one input.  proto: which columns to decode (recread_want_fields).
- * Returns 0; -EPROTO for a file that is not exitmon's (a note was
- * printed); -errno when it cannot be read.  Notes (unknown columns, a
- * truncated last line, malformed lines) go to stderr, one line each. */
+ * Returns 0 (an input that ended early, with damaged or cut-short gzip
+ * data or a read error, is counted in incomplete: its records before
+ * are kept); -EPROTO for a file that is not exitmon's or ends before its
+ * header (a note was printed); -errno when it cannot be opened.  Notes
+ * (unknown columns, a truncated last line, malformed lines, the early
+ * end) go to stderr, one line each, naming the file. */
 int stat_input_read(const char *path, const struct recread *proto, in_record_fn fn,
 	       void *arg, struct in_counts *n);
 

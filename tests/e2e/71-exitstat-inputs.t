@@ -3,7 +3,10 @@
 # JSON lines: standard input, gzip'd and rotated files; and bad input, each
 # with one clear line and nothing silently miscounted: a truncated last
 # line, a foreign CSV, a file from a newer exitmon, a non-UTF-8 comm, a
-# malformed row.
+# malformed row; and hostile input: a line of 1 MiB, /dev/zero, an unclosed
+# quote, damaged and cut-short gzip, a directory, JSON keys with arrays,
+# uid 2^32, duplicate columns and keys, oversize and empty packets, pcaps
+# that are not exitmon's.
 . "$(dirname "$0")/lib.sh"
 EXITSTAT=$TOP/exitstat
 [ -x "$EXITSTAT" ] || { echo "Bail out! $EXITSTAT not built"; exit 1; }
@@ -88,6 +91,138 @@ rows = [json.loads(l) for l in open("odd.json")]
 sys.exit(not any(r["comm"].encode("latin-1") == b"\xff\xfeodd" for r in rows))'
 "$EXITSTAT" odd.csv >odd.txt 2>/dev/null
 check "non-UTF-8 comm: the table shows escapes" grep -q '^\\xff\\xfeodd ' odd.txt
+
+# ---- hostile input (issue #21): nothing lost around a bad line, packet or
+# gzip member, every bad one counted, each early end said and in the status.
+python3 - "$D/real-v16.csv" "$D/real-v16.jsonl" <<'PY'
+import sys
+head, *rows = open(sys.argv[1], 'rb').read().splitlines(keepends=True)
+jrows = open(sys.argv[2], 'rb').read().splitlines(keepends=True)
+def many(src, n): return b''.join(src[i % len(src)] for i in range(n))
+def w(name, data): open(name, 'wb').write(data)
+long = b'pid,' + b'9' * (1 << 20) + b'\n'
+w('long.csv', head + many(rows, 100) + long + many(rows, 6000))
+w('long.jsonl', many(jrows, 100) + b'{"type":"pid","comm":"' + b'x' * (1 << 20) + b'"}\n' + many(jrows, 6000))
+for after in (2900, 7900):
+    w('quote%d.csv' % after, head + many(rows, 100) + b'pid,1,1,1,"evil,0,0\n' + many(rows, after))
+w('big.csv', head + many(rows, 3000))
+w('future.jsonl', b''.join(r.replace(b'}\n', b',"future":[1,{"a":[2,"]"]}],"later":{}}\n') for r in jrows))
+w('uid.csv', head + b''.join(r.replace(b',sleep,0,', b',sleep,4294967296,') for r in rows))
+cols = head.decode().rstrip('\n').split(',')
+cols[cols.index('utime_us')] = 'cpu_run_virtual_ns'
+w('dup.csv', (','.join(cols) + '\n').encode() + b''.join(rows))
+w('dup.jsonl', jrows[0].replace(b'"utime_us":', b'"utime_us":1,"utime_us":') + b''.join(jrows[1:]))
+PY
+n_rows() { grep -c '' "$1"; }
+"$EXITSTAT" -f csv long.csv >long.sum 2>long.err; rc=$?
+check "a line of 1 MiB: skipped and counted, exit 0" \
+	eval '[ $rc -eq 0 ] && grep -q "long.csv: 1 malformed lines skipped" long.err'
+check "a line of 1 MiB: the 6,100 rows around it read" grep -q "^exitstat: 6100 records read" long.err
+"$EXITSTAT" -f csv long.jsonl >/dev/null 2>longj.err; rc=$?
+check "a JSON line of 1 MiB: skipped, the 6,100 around it read" \
+	eval '[ $rc -eq 0 ] && grep -q "^exitstat: 6100 records read" longj.err && grep -q "1 malformed" longj.err'
+"$EXITSTAT" /dev/zero >zero.out 2>zero.err; rc=$?
+check "/dev/zero: exit 1, one line naming it, no table" \
+	eval '[ $rc -eq 1 ] && [ "$(wc -l <zero.err)" -eq 1 ] && grep -q "^exitstat: /dev/zero: not exitmon" zero.err && [ ! -s zero.out ]'
+for after in 2900 7900; do
+	"$EXITSTAT" -f csv quote$after.csv >quote.sum 2>quote.err; rc=$?
+	check "an unclosed quote, $after rows after it: only its row lost, exit 0" \
+		eval '[ $rc -eq 0 ] && grep -q "^exitstat: $((100 + after)) records read" quote.err &&
+		      grep -q "quote$after.csv: 1 malformed lines skipped" quote.err &&
+		      ! grep -q "stopped mid-line" quote.err'
+done
+
+# A damaged gzip: the file and the place named, what came before kept and
+# reported, exit status 3 (incomplete); alone or among others.
+gzip -c big.csv >dmg.csv.gz
+python3 -c '
+import sys
+b = bytearray(open("dmg.csv.gz", "rb").read())
+for i in range(len(b) // 2, len(b) // 2 + 16): b[i] ^= 0xff
+open("dmg.csv.gz", "wb").write(b)'
+"$EXITSTAT" -f csv dmg.csv.gz >dmg.sum 2>dmg.err; rc=$?
+check "damaged gzip alone: exit 3, a table of what was read" \
+	eval '[ $rc -eq 3 ] && grep -q "^TOTAL," dmg.sum'
+check "damaged gzip: one line names the file and where" \
+	grep -Eq "^exitstat: dmg.csv.gz: damaged gzip data after [0-9]+ records: the rest of the file is not read$" dmg.err
+k=$(sed -n 's/.*damaged gzip data after \([0-9]*\) records.*/\1/p' dmg.err)
+check "damaged gzip: most of the first half kept, as many as the note says" \
+	eval '[ "$k" -gt 1000 ] && [ "$k" -lt 3000 ] && grep -q "^exitstat: $k records read" dmg.err'
+"$EXITSTAT" -f csv "$D/real-v16.csv" dmg.csv.gz >/dev/null 2>dmg2.err; rc=$?
+check "damaged gzip after a good file: exit 3, the total counts both" \
+	eval '[ $rc -eq 3 ] && grep -q "^exitstat: $((k + 34)) records read" dmg2.err'
+"$EXITSTAT" -f csv foreign.csv dmg.csv.gz >/dev/null 2>/dev/null; rc=$?
+check "damaged gzip and a foreign file: exit 1 (the worse)" [ $rc -eq 1 ]
+gzip -c big.csv >half.csv.gz; truncate -s $(($(stat -c %s half.csv.gz) / 2)) half.csv.gz
+"$EXITSTAT" -f csv half.csv.gz >/dev/null 2>half.err; rc=$?
+check "gzip cut in half: exit 3, said so, not 'stopped mid-line'" \
+	eval '[ $rc -eq 3 ] && grep -q "half.csv.gz: the gzip data ends early after [0-9]* records (the file is cut short)" half.err &&
+	      ! grep -q "mid-line" half.err'
+gzip -c big.csv >short4.csv.gz; truncate -s -4 short4.csv.gz
+"$EXITSTAT" -f csv short4.csv.gz >/dev/null 2>short4.err; rc=$?
+check "gzip without its last 4 bytes: exit 3, said so, every row read" \
+	eval '[ $rc -eq 3 ] && grep -q "short4.csv.gz: the gzip data ends early after 3000 records" short4.err'
+mkdir adir
+"$EXITSTAT" adir >/dev/null 2>dir.err; rc=$?
+check "a directory: exit 1, 'Is a directory'" \
+	eval '[ $rc -eq 1 ] && grep -q "^exitstat: cannot read adir: Is a directory$" dir.err'
+
+# A newer exitmon's JSON keys with arrays and objects: skipped, not the line.
+"$EXITSTAT" -f csv future.jsonl >future.sum 2>future.err
+check "unknown JSON keys with array/object values: the same summary" \
+	eval 'cmp -s base.sum future.sum && ! grep -q malformed future.err && grep -q "2 keys this exitstat does not know (first: future)" future.err'
+# uid 2^32 is no uid: the row is refused, not summed as root.
+"$EXITSTAT" -f csv -g uid uid.csv >uid.sum 2>uid.err
+check "uid 2^32: the rows refused and counted, not root's" \
+	eval 'grep -q "uid.csv: 2 malformed lines skipped" uid.err && grep -q "^exitstat: 32 records read" uid.err'
+# Duplicate columns and keys: which one would be meant?
+"$EXITSTAT" -f csv dup.csv >dup.out 2>dup.err; rc=$?
+check "a CSV header naming a column twice: refused, exit 1, one line naming it" \
+	eval '[ $rc -eq 1 ] && [ "$(wc -l <dup.err)" -eq 1 ] && grep -q "dup.csv: the header names column cpu_run_virtual_ns twice" dup.err'
+"$EXITSTAT" -f csv dup.jsonl >/dev/null 2>dupj.err
+check "a JSON line with a key twice: counted malformed" \
+	eval 'grep -q "dup.jsonl: 1 malformed lines skipped" dupj.err && grep -q "^exitstat: 33 records read" dupj.err'
+
+# Captures: an oversize or empty packet costs nothing around it, and
+# exitstat and exitmon --replay count the same; what a capture is, said.
+python3 - "$D/real-v16.pcap" <<'PY'
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+hdr, pkts, off = b[:24], [], 24
+while off < len(b):
+    n = struct.unpack_from('<I', b, off + 8)[0]
+    pkts.append(b[off:off + 16 + n]); off += 16 + n
+mid = len(pkts) // 2
+def w(name, data): open(name, 'wb').write(data)
+big = struct.pack('<IIII', 1, 0, 70000, 70000) + b'\xab' * 70000
+empty = struct.pack('<IIII', 1, 0, 0, 0)
+w('oversize.pcap', hdr + b''.join(pkts[:mid]) + big + b''.join(pkts[mid:]))
+w('empty.pcap', hdr + b''.join(pkts[:mid]) + empty + b''.join(pkts[mid:]))
+w('ns.pcap', struct.pack('<I', 0xa1b23c4d) + b[4:])
+be = struct.pack('>IHHiIII', *struct.unpack('<IHHiIII', hdr))
+w('be.pcap', be + b[24:])
+w('short.pcap', b[:10])
+w('eth.pcap', hdr[:20] + struct.pack('<I', 1) + b[24:])
+w('ng.pcap', bytes.fromhex('0a0d0d0a1c0000004d3c2b1a01000000ffffffffffffffff1c000000'))
+PY
+"$EXITSTAT" -f csv oversize.pcap >over.sum 2>over.err; rc=$?
+check "an oversize packet: skipped and said, exit 0, every record read" \
+	eval '[ $rc -eq 0 ] && grep -q "1 packets larger than 65535 bytes skipped" over.err && cmp -s base.sum over.sum'
+"$EXITMON" --replay oversize.pcap -f csv -o over.csv 2>over.mon
+check "an oversize packet: exitmon --replay reads as many records" \
+	eval 'grep -q "done: 34 records" over.mon && [ "$(($(n_rows over.csv) - 1))" -eq 34 ]'
+"$EXITSTAT" -f csv empty.pcap >empty.sum 2>empty.err; rc=$?
+"$EXITMON" --replay empty.pcap -f csv -o /dev/null 2>empty.mon
+check "an empty packet: one malformed message in both readers" \
+	eval '[ $rc -eq 0 ] && grep -q "empty.pcap: 1 malformed messages skipped" empty.err && grep -q " 1 malformed" empty.mon && cmp -s base.sum empty.sum'
+"$EXITSTAT" -f csv ns.pcap >ns.sum 2>/dev/null
+check "a nanosecond pcap: read like a microsecond one" cmp -s base.sum ns.sum
+for f in "be.pcap:a big-endian pcap" "short.pcap:a pcap cut short inside its 24-byte file header" \
+	 "eth.pcap:a pcap of link type 1, not of netlink messages" "ng.pcap:a pcapng file"; do
+	"$EXITSTAT" "${f%%:*}" >/dev/null 2>what.err; rc=$?
+	check "${f%%:*}: exit 1, one line: ${f#*:}" \
+		eval '[ $rc -eq 1 ] && [ "$(wc -l <what.err)" -eq 1 ] && grep -q "^exitstat: ${f%%:*}: ${f#*:}" what.err'
+done
 
 # Usage errors: one line, exit 2.
 "$EXITSTAT" --sort nope "$D/real-v16.csv" >/dev/null 2>usage.err; rc=$?

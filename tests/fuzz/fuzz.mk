@@ -6,8 +6,10 @@
 #               FUZZ_SECONDS (60); new inputs go to tests/fuzz/corpus-work/,
 #               crashes to build-san/fuzz/crashes/ (copy them to
 #               tests/fuzz/regress/ once fixed)
-#   fuzz-recread  libFuzzer on the CSV / JSON lines readers (recread.c) for
-#               FUZZ_SECONDS, seeds in tests/fuzz/corpus-recread/
+#   fuzz-recread  libFuzzer on exitstat's input side (stat_input.c, linein.c,
+#               recread.c, capture.c) for FUZZ_SECONDS, seeds in
+#               tests/fuzz/corpus-recread/ (hostile ones from
+#               mkseeds_recread.py: `make fuzz-seeds-recread`)
 #   fuzz-walk   libFuzzer, differential: the hot path's attribute walk
 #               against nla_parse with the policy (tests/fuzz/fuzz_walk.c)
 #               for FUZZ_SECONDS, seeds in tests/fuzz/corpus/
@@ -45,11 +47,17 @@ SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(SAN_B)/tests/%)
 # Keep the test objects between runs (they are intermediate to make).
 .SECONDARY: $(UNIT_SRCS:%.c=$(SAN_B)/%.o)
 
-.PHONY: fuzz fuzz-recread fuzz-walk fuzz-smoke sanitize fuzz-seeds bench-format
+.PHONY: fuzz fuzz-recread fuzz-walk fuzz-smoke sanitize fuzz-seeds fuzz-seeds-recread bench-format
 
-# The readers' target: recread.c and the writers it round-trips through.
+# The readers' target: exitstat's input side (stat_input.c over linein.c,
+# recread.c, capture.c and the netlink walk) and the writers it
+# round-trips through.
 RECREAD_FUZZ_SRCS  := src/common/recread.c src/common/format.c src/common/record.c \
-                      src/common/tsnl.c src/common/json_out.c
+                      src/common/tsnl.c src/common/json_out.c src/common/linein.c \
+                      src/common/capture.c src/common/safeopen.c src/common/log.c \
+                      src/exitstat/stat_input.c
+RECREAD_FUZZ_FLAGS := -Isrc/exitstat
+RECREAD_FUZZ_LIBS  := $(FUZZ_LIBS) -lz -pthread
 RECREAD_SMOKE_SECONDS ?= 10
 
 $(SAN_B)/%.o: %.c
@@ -82,19 +90,22 @@ $(SAN_B)/fuzz/replay: tests/fuzz/replay.c tests/fuzz/fuzz_record.c \
 	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ tests/fuzz/replay.c \
 	  tests/fuzz/fuzz_record.c $(FUZZ_LIB_SRCS) $(FUZZ_LIBS)
 
+RECREAD_FUZZ_HDRS  := include/recread.h include/format.h include/columns.h \
+                      include/linein.h include/capture.h src/exitstat/stat_input.h
+
 $(SAN_B)/fuzz/fuzz_recread: tests/fuzz/fuzz_recread.c $(RECREAD_FUZZ_SRCS) \
-		include/recread.h include/format.h include/columns.h
+		$(RECREAD_FUZZ_HDRS)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZ-LD $@")
-	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -o $@ \
-	  tests/fuzz/fuzz_recread.c $(RECREAD_FUZZ_SRCS) $(FUZZ_LIBS)
+	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(RECREAD_FUZZ_FLAGS) $(FUZZ_FLAGS) -o $@ \
+	  tests/fuzz/fuzz_recread.c $(RECREAD_FUZZ_SRCS) $(RECREAD_FUZZ_LIBS)
 
 $(SAN_B)/fuzz/replay_recread: tests/fuzz/replay.c tests/fuzz/fuzz_recread.c \
-		$(RECREAD_FUZZ_SRCS) include/recread.h include/format.h
+		$(RECREAD_FUZZ_SRCS) $(RECREAD_FUZZ_HDRS)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD-SAN  $@")
-	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ tests/fuzz/replay.c \
-	  tests/fuzz/fuzz_recread.c $(RECREAD_FUZZ_SRCS) $(FUZZ_LIBS)
+	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(RECREAD_FUZZ_FLAGS) $(SAN_FLAGS) -o $@ tests/fuzz/replay.c \
+	  tests/fuzz/fuzz_recread.c $(RECREAD_FUZZ_SRCS) $(RECREAD_FUZZ_LIBS)
 
 # The walk's differential target: the parser and libnl, nothing else.
 WALK_FUZZ_SRCS     := src/common/record.c src/common/tsnl.c
@@ -180,6 +191,9 @@ $(SAN_B)/fuzz/mkseeds: tests/fuzz/mkseeds.c tests/unit/tsbuild.h include/record.
 
 fuzz-seeds: $(SAN_B)/fuzz/mkseeds
 	$(Q)$< tests/fuzz/corpus
+
+fuzz-seeds-recread:
+	$(Q)python3 tests/fuzz/mkseeds_recread.py tests/fuzz/corpus-recread
 
 $(SAN_B)/bench/bench_format: tests/bench/bench_format.c $(FUZZ_LIB_SRCS) \
 		tests/unit/tsbuild.h include/record.h include/format.h

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <zlib.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <cmocka.h>
 
 #include "linein.h"
@@ -107,19 +108,50 @@ static void test_gzip(void **state)
 	rows(true);
 }
 
+/* A line of the buffer's size or more is passed over, not the end: the
+ * lines after it are read (CSV quotes in it do not matter). */
 static void test_too_long(void **state)
 {
-	char *big = malloc(LINEIN_BUF + 10);
+	size_t len = 2 * LINEIN_BUF + 100;
+	char *big = malloc(len + 16);
 	struct linein l;
 
 	(void)state;
 	assert_non_null(big);
-	memset(big, 'x', LINEIN_BUF + 10);
-	big[LINEIN_BUF + 9] = '\n';
-	write_file(big, LINEIN_BUF + 10, false);
+	memset(big, 'x', len);
+	big[0] = '"';	/* an open quote, if it were a row */
+	memcpy(big + len, "\nok\nlast\n", 9);
+	write_file(big, len + 9, false);
 	free(big);
 	assert_int_equal(linein_open(&l, path), 0);
 	expect(&l, true, -E2BIG, NULL);
+	expect(&l, true, 1, "ok");
+	expect(&l, true, 1, "last");
+	expect(&l, true, 0, NULL);
+	linein_close(&l);
+	unlink(path);
+}
+
+/* An unclosed quote swallows no more than exitmon's longest quoted field:
+ * the row ends at its first newline, the next rows are read as rows. */
+static void test_stray_quote(void **state)
+{
+	static const char text[] =
+		"type,comm\npid,1,\"evil,0,0\npid,2,0,0\npid,3,\"x\ny\",0\n"
+		"pid,4,0123456789012345678901234567890123456789012345678901234567890123456789\n"
+		"pid,5,\"open\nend";
+	struct linein l;
+
+	(void)state;
+	write_file(text, sizeof(text) - 1, false);
+	assert_int_equal(linein_open(&l, path), 0);
+	expect(&l, true, 1, "type,comm");
+	expect(&l, true, 1, "pid,1,\"evil,0,0");
+	expect(&l, true, 1, "pid,2,0,0");
+	expect(&l, true, 1, "pid,3,\"x\ny\",0");	/* a comm with a newline */
+	expect(&l, true, 1, "pid,4,0123456789012345678901234567890123456789012345678901234567890123456789");
+	expect(&l, true, 2, "pid,5,\"open\nend");	/* cut short inside a comm */
+	expect(&l, true, 0, NULL);
 	linein_close(&l);
 	unlink(path);
 }
@@ -176,26 +208,30 @@ static void test_stdin(void **state)
 	unlink(path);
 }
 
-/* A gzip stream broken in the middle: -EIO, not a silent end. */
+/* A gzip stream broken in the middle: the lines before it, then
+ * -EBADMSG, not a silent end. */
 static void test_corrupt_gzip(void **state)
 {
-	char buf[4096], big[64 * 1024];
+	char big[256 * 1024];
 	struct linein l;
+	uint32_t x = 2463534242u;
 	FILE *f;
-	size_t n, i;
+	long size;
+	size_t i, lines = 0;
 
 	(void)state;
-	for (i = 0; i < sizeof(big); i++)
-		big[i] = (char)(i % 61 == 60 ? '\n' : 'a' + (i * 7919) % 26);
+	for (i = 0; i < sizeof(big); i++) {
+		x ^= x << 13, x ^= x >> 17, x ^= x << 5;	/* little to compress */
+		big[i] = (char)(i % 61 == 60 ? '\n' : 'a' + x % 26);
+	}
 	write_file(big, sizeof(big), true);
 	f = fopen(path, "r+b");
 	assert_non_null(f);
-	n = fread(buf, 1, sizeof(buf), f);
-	assert_true(n > 100);
-	for (i = 40; i < 80; i++)
-		buf[i] = (char)~buf[i];
-	rewind(f);
-	assert_int_equal(fwrite(buf, 1, n, f), n);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	size = ftell(f);
+	assert_true(size > 4096);
+	assert_int_equal(fseek(f, size / 2, SEEK_SET), 0);
+	assert_int_equal(fwrite("\xff\xff\xff\xff\xff\xff\xff\xff", 1, 8, f), 8);
 	fclose(f);
 	assert_int_equal(linein_open(&l, path), 0);
 	{
@@ -204,11 +240,57 @@ static void test_corrupt_gzip(void **state)
 		int k;
 
 		while ((k = linein_next(&l, false, &p, &len)) == 1)
-			;
-		assert_int_equal(k, -EIO);
+			lines++;
+		assert_int_equal(k, -EBADMSG);
+		assert_int_equal(linein_next(&l, false, &p, &len), -EBADMSG);
 	}
+	assert_true(lines > 1000);
 	linein_close(&l);
 	unlink(path);
+}
+
+/* A gzip file cut short (in half; without the last 4 bytes of its
+ * trailer): the whole lines before the cut, then -ENODATA. */
+static void cut_gzip(bool half)
+{
+	char big[64 * 1024];
+	struct linein l;
+	const char *p;
+	size_t i, len, lines = 0;
+	struct stat st;
+	int k;
+
+	for (i = 0; i < sizeof(big); i++)
+		big[i] = (char)(i % 64 == 63 ? '\n' : 'a' + (i * 7919) % 26);
+	write_file(big, sizeof(big), true);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(truncate(path, half ? st.st_size / 2 : st.st_size - 4), 0);
+	assert_int_equal(linein_open(&l, path), 0);
+	while ((k = linein_next(&l, false, &p, &len)) == 1)
+		lines++;
+	assert_int_equal(k, -ENODATA);
+	if (half)
+		assert_true(lines > 0 && lines < sizeof(big) / 64);
+	else
+		assert_int_equal(lines, sizeof(big) / 64);
+	linein_close(&l);
+	unlink(path);
+}
+
+static void test_cut_gzip(void **state)
+{
+	(void)state;
+	cut_gzip(true);
+	cut_gzip(false);
+}
+
+static void test_directory(void **state)
+{
+	struct linein l;
+
+	(void)state;
+	assert_int_equal(linein_open(&l, "/tmp"), -EISDIR);
+	assert_null(l.buf);
 }
 
 static void test_missing_file(void **state)
@@ -230,6 +312,9 @@ int main(void)
 		cmocka_unit_test(test_refill),
 		cmocka_unit_test(test_stdin),
 		cmocka_unit_test(test_corrupt_gzip),
+		cmocka_unit_test(test_cut_gzip),
+		cmocka_unit_test(test_directory),
+		cmocka_unit_test(test_stray_quote),
 		cmocka_unit_test(test_missing_file),
 	};
 

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Hostile seeds for the readers' fuzz target (fuzz_recread.c): the inputs
+of issue #21 that once stopped or misled exitstat, each small.  Byte 0 is
+the target's flags (bit 0: decode every column; bit 1: gzip the rest
+first), the rest a file.  Run from the top of the tree:
+    python3 tests/fuzz/mkseeds_recread.py tests/fuzz/corpus-recread
+Built from tests/data/real-v16.{csv,jsonl,pcap}."""
+import gzip
+import os
+import struct
+import sys
+
+out = sys.argv[1]
+D = 'tests/data/real-v16'
+head, *rows = open(D + '.csv', 'rb').read().splitlines(keepends=True)
+jrows = open(D + '.jsonl', 'rb').read().splitlines(keepends=True)
+pcap = open(D + '.pcap', 'rb').read()
+csv = head + b''.join(rows[:4])
+
+
+def seed(name, data, flags=0):
+    with open(os.path.join(out, name), 'wb') as f:
+        f.write(bytes([flags]) + data)
+
+
+def gz(data):
+    return gzip.compress(data, 9, mtime=0)
+
+
+# Lines: a line of 1 MiB and more among good ones (a gzip file, small),
+# what /dev/zero gives, an unclosed quote, the longest quoted comm exitmon
+# writes (32 doubled quotes and a newline in it), CRLF line ends.
+big = b'pid,' + b'9' * ((1 << 20) + 10) + b'\n'
+seed('gz-csv-long-line', gz(csv + big + b''.join(rows[4:8])))
+seed('gz-json-long-line', gz(b''.join(jrows[:2]) + b'{"comm":"' + b'x' * (1 << 20) + b'"}\n' + jrows[2]), 1)
+seed('gz-zeros', gz(bytes(1 << 20 | 100)))
+seed('csv-stray-quote', csv + b'pid,1,1,1,"evil,0,0\n' + b''.join(rows[4:12]))
+comm = b'"' + b'""' * 31 + b'\n' + b'"'
+seed('csv-longest-comm', head + rows[0].replace(b',exitmon-check,', b',' + comm + b','))
+seed('csv-crlf', csv.replace(b'\n', b'\r\n'))
+
+# gzip: damaged in the middle, cut in half, without its trailer's last 4
+# bytes, two members (logrotate's and cat's), trailing bytes after one.
+z = bytearray(gz(head + b''.join(rows)))
+dmg = bytearray(z)
+for i in range(len(z) // 2, len(z) // 2 + 8):
+    dmg[i] ^= 0xff
+seed('gz-damaged', bytes(dmg))
+seed('gz-cut-half', bytes(z[:len(z) // 2]))
+seed('gz-no-isize', bytes(z[:-4]))
+seed('gz-two-members', bytes(z) + gz(b''.join(rows[:3])))
+seed('gz-trailing-junk', bytes(z) + b'junk\n')
+
+# JSON: a newer exitmon's keys with arrays and objects (nested, one too
+# deep), a key given twice, a uid of 2^32.
+j = jrows[0].rstrip(b'}\n')
+seed('json-unknown-values', j + b',"new":[1,{"a":[2,"]}"],"b":{}}],"n2":{"x":null}}\n' + jrows[1], 1)
+seed('json-too-deep', j + b',"new":' + b'[' * 40 + b']' * 40 + b'}\n' + jrows[1], 1)
+seed('json-dup-key', j + b',"utime_us":1}\n' + jrows[1], 1)
+seed('json-uid-2-32', jrows[1].replace(b'"uid":0', b'"uid":4294967296'), 1)
+
+# CSV: a header naming a column twice; uid 2^32 and 2^32 + 1.
+cols = head.rstrip(b'\n').split(b',')
+cols[cols.index(b'utime_us')] = b'cpu_run_virtual_ns'
+seed('csv-dup-column', b','.join(cols) + b'\n' + b''.join(rows[:3]))
+seed('csv-uid-2-32', head + rows[1].replace(b',sleep,0,', b',sleep,4294967296,') +
+     rows[1].replace(b',sleep,0,', b',sleep,4294967297,') + rows[2])
+
+# Captures: an oversize and an empty packet among good ones, a cut-short
+# last packet, nanosecond, big-endian, a cut-short header, another link
+# type, pcapng.
+hdr, pkts, off = pcap[:24], [], 24
+while off < len(pcap):
+    n = struct.unpack_from('<I', pcap, off + 8)[0]
+    pkts.append(pcap[off:off + 16 + n])
+    off += 16 + n
+few = b''.join(pkts[:2])
+seed('pcap-oversize', gz(hdr + pkts[0] + struct.pack('<IIII', 1, 0, 70000, 70000) +
+                         bytes(70000) + pkts[1]))
+seed('pcap-empty-packet', hdr + pkts[0] + struct.pack('<IIII', 1, 0, 0, 0) + pkts[1])
+seed('pcap-cut-packet', hdr + few + pkts[2][:30])
+seed('pcap-ns', struct.pack('<I', 0xa1b23c4d) + hdr[4:] + few)
+seed('pcap-big-endian', struct.pack('>IHHiIII', *struct.unpack('<IHHiIII', hdr)) + few)
+seed('pcap-short-header', hdr[:10])
+seed('pcap-ethernet', hdr[:20] + struct.pack('<I', 1) + few)
+seed('pcapng', bytes.fromhex('0a0d0d0a1c0000004d3c2b1a01000000ffffffffffffffff1c000000'))
+seed('pcap-gz', hdr + few, 2)
