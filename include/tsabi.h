@@ -196,16 +196,16 @@ _Static_assert(sizeof(struct ts_abi) == 688, "v17 layout");
 	X(FD_NO15, F_IRQ_DELAY_MAX_TS, irq_delay_max_ts, "irq_delay_max_ts_ns")
 
 
-/* A field's offset in the append-only layout (every version but 1 and
- * 15), a constant when f is: the writers' common case. */
+/* Each field's offset in the append-only layout (every version but 1 and
+ * 15).  Indexed by a constant, a load from this constant table folds to
+ * a constant in the code: the writers' common case. */
+#define TS_APPEND_OFF(how, id, m, nm) [id] = offsetof(struct ts_abi, m),
+static const uint16_t ts_append_offs[F__COUNT] = { TS_FIELDS(TS_APPEND_OFF) };
+#undef TS_APPEND_OFF
+
 static inline unsigned ts_append_off(enum rec_field f)
 {
-	switch (f) {
-#define TS_APPEND_OFF(how, id, m, nm) case id: return offsetof(struct ts_abi, m);
-	TS_FIELDS(TS_APPEND_OFF)
-#undef TS_APPEND_OFF
-	default: return REC_OFF_NONE;
-	}
+	return ts_append_offs[f];
 }
 
 #endif

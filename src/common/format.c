@@ -218,37 +218,32 @@ static const char hex_digits[] = "0123456789abcdef";
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 
 /* What a writer reads: a normalised record (the readers'), or a view of
- * the kernel's bytes (the collector's hot path: each field loaded from the
- * payload at its offset for the struct's version), read through its
- * layout's offset table or, for the append-only layout every kernel since
- * 6.15 sends, at offsets that are constants in the code.  Every writer
- * below is written once over `struct src` and instantiated for each mode
- * with the mode a constant, so the choice folds away; the view's fields
- * are copied into the struct (registers) because every store to the line
- * could otherwise alias them. */
-enum src_mode { S_REC, S_TABLE, S_APPEND };
+ * the kernel's bytes in the append-only layout every kernel since 6.15
+ * sends (the collector's hot path: each field loaded from the payload at
+ * an offset that is a constant in the code).  Every writer below is
+ * written once over `struct src` and instantiated for both with the mode
+ * a constant, so the choice folds away; the view's fields are copied into
+ * the struct (registers) because every store to the line could otherwise
+ * alias them.  A view of the two other layouts (version 1, and 15 of Linux
+ * 6.14 alone) is written through its normalised record: a third copy of
+ * every writer would cost more to build than those kernels are worth. */
+enum src_mode { S_REC, S_APPEND };
 
 struct src {
 	enum src_mode mode;
 	const struct exit_record *r;	/* S_REC */
 	const struct exit_view *v;	/* S_TABLE, S_APPEND */
 	const unsigned char *p;
-	const uint16_t *off;
 	uint32_t len;
 	enum rec_type type;
 	uint32_t id;
 };
 
-static ALWAYS_INLINE unsigned s_off(struct src s, enum rec_field f)
-{
-	return s.mode == S_APPEND ? ts_append_off(f) : s.off[f];
-}
-
 static ALWAYS_INLINE bool s_has(struct src s, enum rec_field f)
 {
 	if (s.mode == S_REC)
 		return rec_has(s.r, f);
-	return s_off(s, f) + REC_FIELD_SIZE(f) <= s.len;
+	return ts_append_off(f) + REC_FIELD_SIZE(f) <= s.len;
 }
 
 static ALWAYS_INLINE uint64_t s_get(struct src s, enum rec_field f)
@@ -259,7 +254,7 @@ static ALWAYS_INLINE uint64_t s_get(struct src s, enum rec_field f)
 
 	if (s.mode == S_REC)
 		return rec_get(s.r, f);
-	q = s.p + s_off(s, f);
+	q = s.p + ts_append_off(f);
 	switch (REC_FIELD_SIZE(f)) {
 	case 1: return q[0];
 	case 4: memcpy(&x4, q, 4); return x4;
@@ -792,27 +787,17 @@ static char *format_rec_at(enum out_format f, const struct exit_record *r,
 	return format_any(f, s, line);
 }
 
-static char *format_table_at(enum out_format f, struct src s, char *line)
-{
-	s.mode = S_TABLE;
-	return format_any(f, s, line);
-}
-
-static char *format_append_at(enum out_format f, struct src s, char *line)
-{
-	s.mode = S_APPEND;
-	return format_any(f, s, line);
-}
-
 static char *format_view_at(enum out_format f, const struct exit_view *v,
 			    char *line)
 {
-	struct src s = { .v = v, .p = v->p, .off = v->off, .len = v->len,
+	struct src s = { .mode = S_APPEND, .v = v, .p = v->p, .len = v->len,
 			 .type = v->type, .id = v->id };
+	struct exit_record r;
 
 	if (record_view_append(v))
-		return format_append_at(f, s, line);
-	return format_table_at(f, s, line);
+		return format_any(f, s, line);
+	record_from_view(v, &r);
+	return format_rec_at(f, &r, line);
 }
 
 size_t format_record(enum out_format f, const struct exit_record *r,
@@ -837,32 +822,38 @@ size_t format_view(enum out_format f, const struct exit_view *v,
 	return deliver(line, (size_t)(end - line), buf, cap);
 }
 
-static char *cols_view_table(enum out_format f, struct src s,
-			     const struct format_cols *cols, char *line)
+static char *cols_view_append(enum out_format f, const struct exit_view *v,
+			      const struct format_cols *cols, char *line)
 {
-	s.mode = S_TABLE;
+	struct src s = { .mode = S_APPEND, .v = v, .p = v->p, .len = v->len,
+			 .type = v->type, .id = v->id };
+
 	return cols_record(f, s, cols, line);
 }
 
-static char *cols_view_append(enum out_format f, struct src s,
-			      const struct format_cols *cols, char *line)
+static char *cols_rec(enum out_format f, const struct exit_record *r,
+		      const struct format_cols *cols, char *line)
 {
-	s.mode = S_APPEND;
+	struct src s = { .mode = S_REC, .r = r, .type = r->type, .id = r->id };
+
 	return cols_record(f, s, cols, line);
 }
 
 size_t format_view_cols(enum out_format f, const struct format_cols *cols,
 			const struct exit_view *v, char *buf, size_t cap)
 {
-	struct src s = { .v = v, .p = v->p, .off = v->off, .len = v->len,
-			 .type = v->type, .id = v->id };
 	char tmp[FORMAT_MAX_LINE];
 	char *line = cap >= FORMAT_MAX_LINE ? buf : tmp, *end;
+	struct exit_record r;
 
 	if (!cols || f == FMT_TEXT)
 		return format_view(f, v, buf, cap);
-	end = record_view_append(v) ? cols_view_append(f, s, cols, line)
-				    : cols_view_table(f, s, cols, line);
+	if (record_view_append(v)) {
+		end = cols_view_append(f, v, cols, line);
+	} else {
+		record_from_view(v, &r);
+		end = cols_rec(f, &r, cols, line);
+	}
 	*end = '\0';
 	return deliver(line, (size_t)(end - line), buf, cap);
 }
