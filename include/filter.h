@@ -19,6 +19,9 @@ struct filter {
  * kernel sends a tgid record without comm or uid). */
 bool filter_match(const struct filter *f, const struct exit_record *r,
 		  const struct exit_record *who);
+/* The same on views of the kernel's bytes (the collector's). */
+bool filter_match_view(const struct filter *f, const struct exit_view *r,
+		       const struct exit_view *who);
 /* Is glob a pattern fnmatch() reads as written?  An unclosed '[' or a
  * trailing backslash is refused: it would silently match nothing. */
 bool filter_glob_valid(const char *glob);

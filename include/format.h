@@ -6,6 +6,7 @@
 #define EXITMON_FORMAT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "record.h"
 
@@ -26,10 +27,40 @@ size_t format_header(enum out_format f, char *buf, size_t cap);
 size_t format_record(enum out_format f, const struct exit_record *r,
 		     char *buf, size_t cap);
 
+/* The same from a view of the kernel's bytes (the collector's hot path),
+ * byte for byte what format_record writes for record_from_view(v). */
+size_t format_view(enum out_format f, const struct exit_view *v,
+		   char *buf, size_t cap);
+
 /* A command name alone, escaped as format f writes it in a record (JSON:
  * with its quotes), snprintf semantics.  For other programs' tables. */
 size_t format_comm(enum out_format f, const char *comm, size_t len,
 		   char *buf, size_t cap);
+
+/* A choice of columns (exitmon -F, --fields), as indexes into the column
+ * table (columns.h), in the order asked.  NULL where one is taken: all. */
+#define FORMAT_MAX_COLS 128
+struct format_cols {
+	unsigned n;
+	uint8_t col[FORMAT_MAX_COLS];
+};
+
+/* Parse a comma-separated list of column names ("all": every column, in
+ * table order).  0; -EINVAL with the first name that is no column (or is
+ * empty) copied to bad; -EEXIST with the first named twice. */
+int format_cols_parse(const char *list, struct format_cols *out, char *bad,
+		      size_t bad_size);
+
+/* Every column name, comma-separated (for the error that lists them),
+ * snprintf semantics. */
+size_t format_col_names(char *buf, size_t cap);
+
+/* format_header and format_view with a choice of columns (CSV and JSON
+ * lines only; cols NULL: every column). */
+size_t format_header_cols(enum out_format f, const struct format_cols *cols,
+			  char *buf, size_t cap);
+size_t format_view_cols(enum out_format f, const struct format_cols *cols,
+			const struct exit_view *v, char *buf, size_t cap);
 
 /* Worst-case length of one formatted record in any format (for buffers). */
 #define FORMAT_MAX_LINE 8192

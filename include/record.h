@@ -113,6 +113,95 @@ static inline uint64_t rec_get(const struct exit_record *r, enum rec_field f)
 	return r->v[f];
 }
 
+/* Size in bytes of a field in struct taskstats (a constant expression, so
+ * that record.c can check it against the layouts and the writers fold it
+ * away): the v17 timestamps are a struct __kernel_timespec. */
+#define REC_FIELD_SIZE(f) \
+	((f) == F_FLAG || (f) == F_NICE || (f) == F_SCHED ? 1u : \
+	 (f) == F_EXITCODE || (f) == F_UID || (f) == F_GID || (f) == F_PID || \
+	 (f) == F_PPID || (f) == F_BTIME || (f) == F_TGID ? 4u : \
+	 (f) >= F_CPU_DELAY_MAX_TS && (f) <= F_IRQ_DELAY_MAX_TS ? 16u : 8u)
+
+/* Offset of a field its layout does not have: past any payload. */
+#define REC_OFF_NONE 0xffffu
+
+/* One exit record as the kernel's bytes, checked once and read in place:
+ * the collector's hot path formats, filters and counts from this, loading
+ * each field from the payload at its offset for the struct's version (no
+ * normalised record in between).  Valid while the message is. */
+struct exit_view {
+	enum rec_type type;
+	uint32_t id;		/* the PID or TGID attribute */
+	uint16_t version;	/* struct version as sent (0 for old TGID records) */
+	uint16_t layout;	/* version whose layout is used to read it */
+	uint32_t stats_len;	/* length of the TYPE_STATS payload */
+	uint32_t len;		/* bytes of it that hold fields of that layout */
+	const unsigned char *p;	/* the TYPE_STATS payload */
+	const uint16_t *off;	/* each rec_field's offset, or REC_OFF_NONE */
+	const char *comm;	/* comm's bytes before the first NUL, in p */
+	uint8_t comm_len;
+	bool msg_tgid;		/* a pid record from before struct version 12: */
+	uint32_t tgid;		/* ... its group, from the message's TGID */
+};
+
+struct exit_views {
+	unsigned n;
+	struct exit_view rec[2];
+};
+
+/* Where a struct __kernel_timespec in a payload is, as nanoseconds since the
+ * epoch, or REC_TS_INVALID when it is no valid time. */
+static inline uint64_t rec_timespec_ns(const unsigned char *p)
+{
+	int64_t sec, nsec;
+
+	__builtin_memcpy(&sec, p, 8);
+	__builtin_memcpy(&nsec, p + 8, 8);
+	if (sec < 0 || nsec < 0 || nsec >= 1000000000 ||
+	    (uint64_t)sec > (REC_TS_INVALID - 1 - (uint64_t)nsec) / 1000000000u)
+		return REC_TS_INVALID;
+	return (uint64_t)sec * 1000000000u + (uint64_t)nsec;
+}
+
+/* The view's struct holds all of field f. */
+static inline bool view_has(const struct exit_view *v, enum rec_field f)
+{
+	return (uint32_t)v->off[f] + REC_FIELD_SIZE(f) <= v->len;
+}
+
+/* Field f, which view_has(): loaded from the payload (unaligned, native
+ * order as the kernel writes it); timestamps as rec_timespec_ns(). */
+static inline uint64_t view_get(const struct exit_view *v, enum rec_field f)
+{
+	const unsigned char *q = v->p + v->off[f];
+	uint64_t x8;
+	uint32_t x4;
+
+	switch (REC_FIELD_SIZE(f)) {
+	case 1: return q[0];
+	case 4: __builtin_memcpy(&x4, q, 4); return x4;
+	case 16: return rec_timespec_ns(q);
+	default: __builtin_memcpy(&x8, q, 8); return x8;
+	}
+}
+
+/* The view's thread group: the TGID attribute of a tgid record, ac_tgid of
+ * a pid record, or (before version 12) the message's TGID.  false when
+ * none is known. */
+static inline bool view_tgid(const struct exit_view *v, uint32_t *tgid)
+{
+	if (v->type == REC_TGID) {
+		*tgid = v->id;
+		return true;
+	}
+	if (view_has(v, F_TGID)) {
+		*tgid = (uint32_t)view_get(v, F_TGID);
+		return true;
+	}
+	*tgid = v->tgid;
+	return v->msg_tgid;
+}
+
 /* A pid record whose wait time in some category exceeds its whole
  * lifetime: impossible, so the kernel's figure is wrong (seen right after
  * kernel.task_delayacct is switched on: a block I/O delay as large as the
@@ -130,6 +219,13 @@ const char *record_field_name(enum rec_field f);
 /* Size in bytes of a struct of that version (0 if unknown). */
 size_t record_struct_size(unsigned version);
 
+/* The view reads the append-only layout (every version but 1 and 15). */
+bool record_view_append(const struct exit_view *v);
+
+/* The view's counterparts of the two above (the collector's). */
+bool record_view_implausible(const struct exit_view *v);
+bool record_view_unknown_fields(const struct exit_view *v);
+
 /* Parse one TYPE_STATS payload into r (type and id are left alone).
  * layout_hint is used when the struct says version 0.
  * Returns 0, or -EBADMSG when the payload is too short to be a taskstats. */
@@ -145,5 +241,30 @@ int record_parse_attrs(const void *attrs, size_t len, struct exit_msg *out);
  * -EBADMSG (malformed), or -ENOMSG (well formed but not an exit record:
  * an ack, an error, another command). */
 int record_parse_nlmsg(const void *msg, size_t len, struct exit_msg *out);
+
+/* The same checks as record_parse_nlmsg, once, without reading a field:
+ * views into msg (the collector's hot path). */
+int record_view_nlmsg(const void *msg, size_t len, struct exit_views *out);
+
+/* The normalised record of a view (for the readers). */
+void record_from_view(const struct exit_view *v, struct exit_record *r);
+
+/* The attributes of an exit message, found by one pass over its bytes
+ * (record_walk_attrs, the hot path's) instead of nla_parse.  Exactly what
+ * nla_parse with record_msg_policy and record_aggr_policy accepts, plus the
+ * stricter rules of tsnl_attrs and the message's shape (one AGGR_PID
+ * first, at most one AGGR_TGID, an id and a STATS in each): the
+ * differential fuzz target tests/fuzz/fuzz_walk.c holds the two to it. */
+struct rec_walk {
+	unsigned n;			/* 1: AGGR_PID; 2: and AGGR_TGID */
+	uint32_t id[2];
+	const unsigned char *stats[2];
+	uint32_t stats_len[2];
+};
+int record_walk_attrs(const void *attrs, size_t len, struct rec_walk *w);
+
+struct nla_policy;
+extern const struct nla_policy *const record_msg_policy;	/* the message */
+extern const struct nla_policy *const record_aggr_policy;	/* each nest */
 
 #endif

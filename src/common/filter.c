@@ -3,24 +3,47 @@
 #include <fnmatch.h>
 #include <string.h>
 
-/* The record's thread group id, or 0 when the record does not say. */
-static uint32_t tgid_of(const struct exit_record *r)
+/* The one rule, on what both kinds of record say: tgid_ok/uid_ok false
+ * when the record does not say (then only a filter on it fails). */
+static bool match(const struct filter *f, bool tgid_ok, uint32_t tgid,
+		  bool uid_ok, uint64_t uid, const char *comm, size_t comm_len)
 {
-	if (r->type == REC_TGID)
-		return r->id;
-	return rec_has(r, F_TGID) ? (uint32_t)rec_get(r, F_TGID) : 0;
+	char name[TS_COMM_LEN + 1];
+
+	if (f->by_tgid && (tgid_ok ? tgid : 0) != f->tgid)
+		return false;
+	if (f->by_uid && (!uid_ok || uid != f->uid))
+		return false;
+	if (f->comm_glob) {
+		memcpy(name, comm, comm_len);
+		name[comm_len] = '\0';
+		if (fnmatch(f->comm_glob, name, 0) != 0)
+			return false;
+	}
+	return true;
 }
 
 bool filter_match(const struct filter *f, const struct exit_record *r,
 		  const struct exit_record *who)
 {
-	if (f->by_tgid && tgid_of(r) != f->tgid)
-		return false;
-	if (f->by_uid && (!rec_has(who, F_UID) || rec_get(who, F_UID) != f->uid))
-		return false;
-	if (f->comm_glob && fnmatch(f->comm_glob, who->comm, 0) != 0)
-		return false;
-	return true;
+	bool pid = r->type != REC_TGID;
+
+	return match(f, !pid || rec_has(r, F_TGID),
+		     pid ? (uint32_t)rec_get(r, F_TGID) : r->id,
+		     rec_has(who, F_UID), rec_get(who, F_UID), who->comm,
+		     strnlen(who->comm, TS_COMM_LEN));
+}
+
+bool filter_match_view(const struct filter *f, const struct exit_view *r,
+		       const struct exit_view *who)
+{
+	uint32_t tgid = 0;
+	bool tgid_ok = f->by_tgid && view_tgid(r, &tgid);
+	bool uid_ok = f->by_uid && view_has(who, F_UID);
+
+	return match(f, tgid_ok, tgid, uid_ok,
+		     uid_ok ? view_get(who, F_UID) : 0, who->comm,
+		     who->comm_len < TS_COMM_LEN ? who->comm_len : TS_COMM_LEN);
 }
 
 /* The end of a bracket expression starting at p (just past '['), or NULL

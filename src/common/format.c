@@ -32,10 +32,12 @@
  * bounded at compile time, which lets the inner loops skip bounds checks. */
 #include "format.h"
 #include "columns.h"
+#include "tsabi.h"
 #include "json_out.h"
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -53,6 +55,11 @@ struct column {
 #define COL_ENTRY(nm, kind, field, tw) { #nm, sizeof(#nm) - 1, kind, tw },
 static const struct column columns[] = { COLUMNS(COL_ENTRY) };
 #define NCOLS (sizeof(columns) / sizeof(columns[0]))
+
+/* Each column's index in the table: COL_pid, COL_comm, ... */
+#define COL_INDEX(nm, kind, field, tw) COL_##nm,
+enum { COLUMNS(COL_INDEX) COL__COUNT };
+_Static_assert(COL__COUNT <= FORMAT_MAX_COLS, "FORMAT_MAX_COLS too small");
 
 /* Compile-time bound on a line, so that FORMAT_MAX_LINE is provably enough
  * and the writers below need no per-byte bounds checks.  Every value is at
@@ -210,47 +217,128 @@ static const char hex_digits[] = "0123456789abcdef";
  * overwritten by the line's end. */
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 
+/* What a writer reads: a normalised record (the readers'), or a view of
+ * the kernel's bytes in the append-only layout every kernel since 6.15
+ * sends (the collector's hot path: each field loaded from the payload at
+ * an offset that is a constant in the code).  Every writer below is
+ * written once over `struct src` and instantiated for both with the mode
+ * a constant, so the choice folds away; the view's fields are copied into
+ * the struct (registers) because every store to the line could otherwise
+ * alias them.  A view of the two other layouts (version 1, and 15 of Linux
+ * 6.14 alone) is written through its normalised record: a third copy of
+ * every writer would cost more to build than those kernels are worth. */
+enum src_mode { S_REC, S_APPEND };
+
+struct src {
+	enum src_mode mode;
+	const struct exit_record *r;	/* S_REC */
+	const struct exit_view *v;	/* S_TABLE, S_APPEND */
+	const unsigned char *p;
+	uint32_t len;
+	enum rec_type type;
+	uint32_t id;
+};
+
+static ALWAYS_INLINE bool s_has(struct src s, enum rec_field f)
+{
+	if (s.mode == S_REC)
+		return rec_has(s.r, f);
+	return ts_append_off(f) + REC_FIELD_SIZE(f) <= s.len;
+}
+
+static ALWAYS_INLINE uint64_t s_get(struct src s, enum rec_field f)
+{
+	const unsigned char *q;
+	uint64_t x8;
+	uint32_t x4;
+
+	if (s.mode == S_REC)
+		return rec_get(s.r, f);
+	q = s.p + ts_append_off(f);
+	switch (REC_FIELD_SIZE(f)) {
+	case 1: return q[0];
+	case 4: memcpy(&x4, q, 4); return x4;
+	case 16: return rec_timespec_ns(q);
+	default: memcpy(&x8, q, 8); return x8;
+	}
+}
+
+static ALWAYS_INLINE enum rec_type s_type(struct src s)
+{
+	return s.type;
+}
+
+static ALWAYS_INLINE uint32_t s_id(struct src s)
+{
+	return s.id;
+}
+
+static ALWAYS_INLINE const char *s_comm(struct src s, size_t *len)
+{
+	size_t n = s.mode == S_REC ? s.r->comm_len : s.v->comm_len;
+
+	/* The parser never gives more, but the writers' bound relies on it. */
+	*len = n < TS_COMM_LEN ? n : TS_COMM_LEN;
+	return s.mode == S_REC ? s.r->comm : s.v->comm;
+}
+
+/* A pid record's thread group: ac_tgid, or before version 12 the
+ * message's (a view keeps it apart; a record has it as F_TGID). */
+static ALWAYS_INLINE bool s_tgid(struct src s, uint64_t *v)
+{
+	if (s_has(s, F_TGID)) {
+		*v = s_get(s, F_TGID);
+		return true;
+	}
+	if (s.mode == S_REC || !s.v->msg_tgid)
+		return false;
+	*v = s.v->tgid;
+	return true;
+}
+
+static ALWAYS_INLINE uint16_t s_version(struct src s)
+{
+	return s.mode == S_REC ? s.r->version : s.v->version;
+}
+
 /* The value of a numeric column, or `absent` when the kernel did not send
  * the field. */
-static ALWAYS_INLINE char *put_col(char *p, const struct exit_record *r,
+static ALWAYS_INLINE char *put_col(char *p, struct src s,
 				   enum col_kind kind, enum rec_field f,
 				   const char *absent, size_t absent_len)
 {
+	uint64_t v;
+
 	switch (kind) {
 	case C_PID:
-		if (r->type == REC_PID)
-			return put_u64(p, r->id);
+		if (s_type(s) == REC_PID)
+			return put_u64(p, s_id(s));
 		f = F_PID;
 		break;
 	case C_TGID:
-		if (r->type == REC_TGID)
-			return put_u64(p, r->id);
-		f = F_TGID;
-		break;
+		if (s_type(s) == REC_TGID)
+			return put_u64(p, s_id(s));
+		if (!s_tgid(s, &v))
+			return put_mem(p, absent, absent_len);
+		return put_u64(p, v);
 	case C_BTIME:
-		f = rec_has(r, F_BTIME64) ? F_BTIME64 : F_BTIME;
+		f = s_has(s, F_BTIME64) ? F_BTIME64 : F_BTIME;
 		break;
 	case C_VERSION:
-		return put_u64(p, r->version);
+		return put_u64(p, s_version(s));
 	default:
 		break;
 	}
-	if (!rec_has(r, f))
+	if (!s_has(s, f))
 		return put_mem(p, absent, absent_len);
 	if (kind == C_NICE)
-		return put_nice(p, rec_get(r, f));
-	return put_u64(p, rec_get(r, f));
+		return put_nice(p, s_get(s, f));
+	return put_u64(p, s_get(s, f));
 }
 
-static size_t comm_len(const struct exit_record *r)
+static ALWAYS_INLINE char *put_type(char *p, struct src s)
 {
-	/* The parser never gives more, but the writers' bound relies on it. */
-	return r->comm_len < TS_COMM_LEN ? r->comm_len : TS_COMM_LEN;
-}
-
-static char *put_type(char *p, const struct exit_record *r)
-{
-	return r->type == REC_TGID ? put_lit(p, "tgid") : put_lit(p, "pid");
+	return s_type(s) == REC_TGID ? put_lit(p, "tgid") : put_lit(p, "pid");
 }
 
 /* ---- CSV ---------------------------------------------------------------- */
@@ -269,13 +357,13 @@ static bool csv_needs_quotes(const unsigned char *s, size_t n)
 	return false;
 }
 
-static char *csv_comm(char *p, const struct exit_record *r)
+static char *csv_comm(char *p, const char *comm, size_t n)
 {
-	const unsigned char *s = (const unsigned char *)r->comm;
-	size_t i, n = comm_len(r);
+	const unsigned char *s = (const unsigned char *)comm;
+	size_t i;
 
 	if (!csv_needs_quotes(s, n))
-		return put_mem(p, r->comm, n);
+		return put_mem(p, comm, n);
 	*p++ = '"';
 	for (i = 0; i < n; i++) {
 		if (s[i] == '"')
@@ -299,20 +387,25 @@ static char *csv_header(char *p)
 	return p;
 }
 
-static ALWAYS_INLINE char *csv_col(char *p, const struct exit_record *r,
+static ALWAYS_INLINE char *csv_col(char *p, struct src s,
 				   enum col_kind kind, enum rec_field f)
 {
+	size_t n;
+	const char *comm;
+
 	if (kind == C_TYPE)
-		return put_type(p, r);
-	if (kind == C_COMM)
-		return csv_comm(p, r);
-	return put_col(p, r, kind, f, "", 0);
+		return put_type(p, s);
+	if (kind == C_COMM) {
+		comm = s_comm(s, &n);
+		return csv_comm(p, comm, n);
+	}
+	return put_col(p, s, kind, f, "", 0);
 }
 
-static char *csv_record(char *p, const struct exit_record *r)
+static ALWAYS_INLINE char *csv_record(char *p, struct src s)
 {
 #define CSV_COL(nm, kind, field, tw) \
-	p = csv_col(p, r, kind, (enum rec_field)(field)); \
+	p = csv_col(p, s, kind, (enum rec_field)(field)); \
 	*p++ = ',';
 	COLUMNS(CSV_COL)
 #undef CSV_COL
@@ -323,34 +416,129 @@ static char *csv_record(char *p, const struct exit_record *r)
 /* ---- JSON lines ----------------------------------------------------------- */
 
 /* comm as JSON_OUT_BYTES: every byte survives (see json_out.h). */
-static char *json_comm(char *p, const struct exit_record *r)
+static char *json_comm(char *p, const char *comm, size_t n)
 {
-	return json_out_escape(p, r->comm, comm_len(r), JSON_OUT_BYTES);
+	return json_out_escape(p, comm, n, JSON_OUT_BYTES);
 }
 
-static ALWAYS_INLINE char *json_col(char *p, const struct exit_record *r,
+static ALWAYS_INLINE char *json_col(char *p, struct src s,
 				    enum col_kind kind, enum rec_field f)
 {
+	size_t n;
+	const char *comm;
+
 	if (kind == C_TYPE)
-		return r->type == REC_TGID ? put_lit(p, "\"tgid\"")
-					   : put_lit(p, "\"pid\"");
-	if (kind == C_COMM)
-		return json_comm(p, r);
-	return put_col(p, r, kind, f, "null", 4);
+		return s_type(s) == REC_TGID ? put_lit(p, "\"tgid\"")
+					     : put_lit(p, "\"pid\"");
+	if (kind == C_COMM) {
+		comm = s_comm(s, &n);
+		return json_comm(p, comm, n);
+	}
+	return put_col(p, s, kind, f, "null", 4);
 }
 
-static char *json_record(char *p, const struct exit_record *r)
+static ALWAYS_INLINE char *json_record(char *p, struct src s)
 {
 	*p++ = '{';
 #define JSON_COL(nm, kind, field, tw) \
 	p = put_lit(p, "\"" #nm "\":"); \
-	p = json_col(p, r, kind, (enum rec_field)(field)); \
+	p = json_col(p, s, kind, (enum rec_field)(field)); \
 	*p++ = ',';
 	COLUMNS(JSON_COL)
 #undef JSON_COL
 	p[-1] = '}';
 	*p++ = '\n';
 	return p;
+}
+
+/* ---- a choice of columns ------------------------------------------------ */
+
+/* One column by its index: a jump to that column's straight-line code. */
+static ALWAYS_INLINE char *csv_one(char *p, struct src s, unsigned col)
+{
+	switch (col) {
+#define CSV_ONE(nm, kind, field, tw) \
+	case COL_##nm: return csv_col(p, s, kind, (enum rec_field)(field));
+	COLUMNS(CSV_ONE)
+#undef CSV_ONE
+	}
+	return p;
+}
+
+static ALWAYS_INLINE char *json_one(char *p, struct src s, unsigned col)
+{
+	switch (col) {
+#define JSON_ONE(nm, kind, field, tw) \
+	case COL_##nm: \
+		p = put_lit(p, "\"" #nm "\":"); \
+		return json_col(p, s, kind, (enum rec_field)(field));
+	COLUMNS(JSON_ONE)
+#undef JSON_ONE
+	}
+	return p;
+}
+
+static ALWAYS_INLINE char *cols_record(enum out_format f, struct src s,
+				       const struct format_cols *cols, char *p)
+{
+	unsigned i;
+
+	if (f == FMT_JSONL)
+		*p++ = '{';
+	for (i = 0; i < cols->n; i++) {
+		p = f == FMT_JSONL ? json_one(p, s, cols->col[i])
+				   : csv_one(p, s, cols->col[i]);
+		*p++ = ',';
+	}
+	if (f == FMT_JSONL) {
+		p[-1] = '}';
+		*p++ = '\n';
+	} else {
+		p[-1] = '\n';
+	}
+	return p;
+}
+
+int format_cols_parse(const char *list, struct format_cols *out, char *bad,
+		      size_t bad_size)
+{
+	uint8_t seen[COL__COUNT] = { 0 };
+	const char *p = list;
+	unsigned i;
+
+	out->n = 0;
+	if (strcmp(list, "all") == 0) {
+		for (i = 0; i < NCOLS; i++)
+			out->col[out->n++] = (uint8_t)i;
+		return 0;
+	}
+	for (;;) {
+		size_t n = strcspn(p, ",");
+
+		for (i = 0; i < NCOLS; i++)
+			if (n == columns[i].name_len &&
+			    memcmp(p, columns[i].name, n) == 0)
+				break;
+		if (i == NCOLS || seen[i]) {
+			snprintf(bad, bad_size, "%.*s", (int)n, p);
+			return i == NCOLS ? -EINVAL : -EEXIST;
+		}
+		seen[i] = 1;
+		out->col[out->n++] = (uint8_t)i;
+		if (!p[n])
+			return 0;
+		p += n + 1;
+	}
+}
+
+size_t format_col_names(char *buf, size_t cap)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < NCOLS; i++)
+		n += (size_t)snprintf(buf + (n < cap ? n : cap), n < cap ? cap - n : 0,
+				      "%s%s", i ? "," : "", columns[i].name);
+	return n;
 }
 
 /* ---- text ------------------------------------------------------------------ */
@@ -419,10 +607,10 @@ static char *text_escape_byte(char *p, unsigned char b)
 	return p;
 }
 
-static char *text_comm(char *p, const struct exit_record *r)
+static char *text_comm(char *p, const char *comm, size_t n)
 {
-	const unsigned char *s = (const unsigned char *)r->comm;
-	size_t i = 0, n = comm_len(r);
+	const unsigned char *s = (const unsigned char *)comm;
+	size_t i = 0;
 
 	while (i < n) {
 		uint32_t cp;
@@ -489,7 +677,7 @@ static char *text_header(char *p)
 
 /* A shown column: type left-aligned, numbers right-aligned, then a space.
  * Columns with no text width compile to nothing. */
-static ALWAYS_INLINE char *text_col(char *p, const struct exit_record *r,
+static ALWAYS_INLINE char *text_col(char *p, struct src s,
 				    enum col_kind kind, enum rec_field f,
 				    unsigned width)
 {
@@ -498,22 +686,26 @@ static ALWAYS_INLINE char *text_col(char *p, const struct exit_record *r,
 	if (!width)
 		return p;
 	if (kind == C_TYPE) {
-		p = pad_to(put_type(p, r), start, width);
+		p = pad_to(put_type(p, s), start, width);
 	} else {
-		p = put_col(p, r, kind, f, "-", 1);
+		p = put_col(p, s, kind, f, "-", 1);
 		p = align_right(start, p, width);
 	}
 	*p++ = ' ';
 	return p;
 }
 
-static char *text_record(char *p, const struct exit_record *r)
+static ALWAYS_INLINE char *text_record(char *p, struct src s)
 {
+	const char *comm;
+	size_t n;
+
 #define TEXT_COL(nm, kind, field, tw) \
-	p = text_col(p, r, kind, (enum rec_field)(field), tw);
+	p = text_col(p, s, kind, (enum rec_field)(field), tw);
 	COLUMNS(TEXT_COL)
 #undef TEXT_COL
-	p = text_comm(p, r);
+	comm = s_comm(s, &n);
+	p = text_comm(p, comm, n);
 	*p++ = '\n';
 	return p;
 }
@@ -533,6 +725,35 @@ static size_t deliver(const char *line, size_t n, char *buf, size_t cap)
 	return n;
 }
 
+static char *csv_header_cols(char *p, const struct format_cols *cols)
+{
+	unsigned i;
+
+	for (i = 0; i < cols->n; i++) {
+		const struct column *c = &columns[cols->col[i]];
+
+		if (i)
+			*p++ = ',';
+		p = put_mem(p, c->name, c->name_len);
+	}
+	*p++ = '\n';
+	return p;
+}
+
+size_t format_header_cols(enum out_format f, const struct format_cols *cols,
+			  char *buf, size_t cap)
+{
+	char tmp[FORMAT_MAX_LINE];
+	char *line = cap >= FORMAT_MAX_LINE ? buf : tmp, *end = line;
+
+	if (!cols || f == FMT_TEXT)
+		return format_header(f, buf, cap);
+	if (f == FMT_CSV)
+		end = csv_header_cols(line, cols);
+	*end = '\0';
+	return deliver(line, (size_t)(end - line), buf, cap);
+}
+
 size_t format_header(enum out_format f, char *buf, size_t cap)
 {
 	char tmp[FORMAT_MAX_LINE];
@@ -546,16 +767,92 @@ size_t format_header(enum out_format f, char *buf, size_t cap)
 	return deliver(line, (size_t)(end - line), buf, cap);
 }
 
+/* One record in format f at line (FORMAT_MAX_LINE bytes); its end. */
+static ALWAYS_INLINE char *format_any(enum out_format f, struct src s,
+				      char *line)
+{
+	switch (f) {
+	case FMT_CSV: return csv_record(line, s);
+	case FMT_JSONL: return json_record(line, s);
+	case FMT_TEXT: return text_record(line, s);
+	}
+	return line;
+}
+
+static char *format_rec_at(enum out_format f, const struct exit_record *r,
+			   char *line)
+{
+	struct src s = { .mode = S_REC, .r = r, .type = r->type, .id = r->id };
+
+	return format_any(f, s, line);
+}
+
+static char *format_view_at(enum out_format f, const struct exit_view *v,
+			    char *line)
+{
+	struct src s = { .mode = S_APPEND, .v = v, .p = v->p, .len = v->len,
+			 .type = v->type, .id = v->id };
+	struct exit_record r;
+
+	if (record_view_append(v))
+		return format_any(f, s, line);
+	record_from_view(v, &r);
+	return format_rec_at(f, &r, line);
+}
+
 size_t format_record(enum out_format f, const struct exit_record *r,
 		     char *buf, size_t cap)
 {
 	char tmp[FORMAT_MAX_LINE];
-	char *line = cap >= FORMAT_MAX_LINE ? buf : tmp, *end = line;
+	char *line = cap >= FORMAT_MAX_LINE ? buf : tmp;
+	char *end = format_rec_at(f, r, line);
 
-	switch (f) {
-	case FMT_CSV: end = csv_record(line, r); break;
-	case FMT_JSONL: end = json_record(line, r); break;
-	case FMT_TEXT: end = text_record(line, r); break;
+	*end = '\0';
+	return deliver(line, (size_t)(end - line), buf, cap);
+}
+
+size_t format_view(enum out_format f, const struct exit_view *v,
+		   char *buf, size_t cap)
+{
+	char tmp[FORMAT_MAX_LINE];
+	char *line = cap >= FORMAT_MAX_LINE ? buf : tmp;
+	char *end = format_view_at(f, v, line);
+
+	*end = '\0';
+	return deliver(line, (size_t)(end - line), buf, cap);
+}
+
+static char *cols_view_append(enum out_format f, const struct exit_view *v,
+			      const struct format_cols *cols, char *line)
+{
+	struct src s = { .mode = S_APPEND, .v = v, .p = v->p, .len = v->len,
+			 .type = v->type, .id = v->id };
+
+	return cols_record(f, s, cols, line);
+}
+
+static char *cols_rec(enum out_format f, const struct exit_record *r,
+		      const struct format_cols *cols, char *line)
+{
+	struct src s = { .mode = S_REC, .r = r, .type = r->type, .id = r->id };
+
+	return cols_record(f, s, cols, line);
+}
+
+size_t format_view_cols(enum out_format f, const struct format_cols *cols,
+			const struct exit_view *v, char *buf, size_t cap)
+{
+	char tmp[FORMAT_MAX_LINE];
+	char *line = cap >= FORMAT_MAX_LINE ? buf : tmp, *end;
+	struct exit_record r;
+
+	if (!cols || f == FMT_TEXT)
+		return format_view(f, v, buf, cap);
+	if (record_view_append(v)) {
+		end = cols_view_append(f, v, cols, line);
+	} else {
+		record_from_view(v, &r);
+		end = cols_rec(f, &r, cols, line);
 	}
 	*end = '\0';
 	return deliver(line, (size_t)(end - line), buf, cap);
@@ -565,15 +862,14 @@ size_t format_comm(enum out_format f, const char *comm, size_t len,
 		   char *buf, size_t cap)
 {
 	char tmp[8 * TS_COMM_LEN];
-	struct exit_record r;
 	char *end = tmp;
 
-	r.comm_len = (uint8_t)(len < TS_COMM_LEN ? len : TS_COMM_LEN);
-	memcpy(r.comm, comm, r.comm_len);
+	if (len > TS_COMM_LEN)
+		len = TS_COMM_LEN;
 	switch (f) {
-	case FMT_CSV: end = csv_comm(tmp, &r); break;
-	case FMT_JSONL: end = json_comm(tmp, &r); break;
-	case FMT_TEXT: end = text_comm(tmp, &r); break;
+	case FMT_CSV: end = csv_comm(tmp, comm, len); break;
+	case FMT_JSONL: end = json_comm(tmp, comm, len); break;
+	case FMT_TEXT: end = text_comm(tmp, comm, len); break;
 	}
 	*end = '\0';
 	return deliver(tmp, (size_t)(end - tmp), buf, cap);

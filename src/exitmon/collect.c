@@ -45,12 +45,12 @@ bool collector_done(const struct collector *c)
 }
 
 /* who: the pid record of r's message, whose identity a tgid record has. */
-static void emit(struct collector *c, const struct exit_record *r,
-		 const struct exit_record *who)
+static void emit(struct collector *c, const struct exit_view *r,
+		 const struct exit_view *who)
 {
 	size_t n;
 
-	if (!filter_match(c->w.filter, r, who)) {
+	if (!filter_match_view(c->w.filter, r, who)) {
 		c->n.filtered++;
 		return;
 	}
@@ -63,9 +63,10 @@ static void emit(struct collector *c, const struct exit_record *r,
 	c->n.matched++;
 	if (!c->w.out)
 		return;
-	/* Format straight into the stage: no copy per record. */
-	n = format_record(c->w.out->fmt, r, c->stage + c->stage_len,
-			  STAGE_CAP - c->stage_len);
+	/* Format from the kernel's bytes straight into the stage: no
+	 * normalised record, no copy per record. */
+	n = format_view_cols(c->w.out->fmt, c->w.out->cols, r,
+			     c->stage + c->stage_len, STAGE_CAP - c->stage_len);
 	if (n >= STAGE_CAP - c->stage_len) {
 		output_lost(c->w.out, 1);	/* cannot happen: lines are bounded */
 		return;
@@ -78,17 +79,19 @@ static void emit(struct collector *c, const struct exit_record *r,
 
 /* A thread of exitmon itself (a receive thread at shutdown, the
  * self-check's thread): not a workload's exit. */
-static bool is_own_exit(const struct collector *c, const struct exit_record *pid)
+static bool is_own_exit(const struct collector *c, const struct exit_view *pid)
 {
+	uint32_t tgid;
+
 	if (c->watch_tid && pid->id == (uint32_t)c->watch_tid)
 		return true;
-	return c->w.self_tgid && rec_has(pid, F_TGID) &&
-	       rec_get(pid, F_TGID) == (uint64_t)c->w.self_tgid;
+	return c->w.self_tgid && view_tgid(pid, &tgid) &&
+	       tgid == (uint32_t)c->w.self_tgid;
 }
 
 /* Said once per process, whichever shard meets it first: the summary's
  * newer_struct counts every such record. */
-static void note_unknown_fields(const struct exit_record *r)
+static void note_unknown_fields(const struct exit_view *r)
 {
 	static atomic_flag said = ATOMIC_FLAG_INIT;
 
@@ -104,9 +107,9 @@ static void note_unknown_fields(const struct exit_record *r)
 static void handle_msg(void *arg, const struct nlmsghdr *nh)
 {
 	struct collector *c = arg;
-	struct exit_msg m;
+	struct exit_views m;
 	unsigned i;
-	int r = record_parse_nlmsg(nh, nh->nlmsg_len, &m);
+	int r = record_view_nlmsg(nh, nh->nlmsg_len, &m);
 
 	if (r == -ENOMSG) {
 		c->n.other++;
@@ -127,10 +130,10 @@ static void handle_msg(void *arg, const struct nlmsghdr *nh)
 		c->n.records++;
 		if (m.rec[i].type == REC_PID) {
 			c->n.records_pid++;
-			c->n.implausible += record_implausible(&m.rec[i]);
+			c->n.implausible += record_view_implausible(&m.rec[i]);
 		} else
 			c->n.records_tgid++;
-		if (record_has_unknown_fields(&m.rec[i])) {
+		if (record_view_unknown_fields(&m.rec[i])) {
 			c->n.newer_struct++;
 			note_unknown_fields(&m.rec[i]);
 		}

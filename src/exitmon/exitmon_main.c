@@ -20,8 +20,10 @@ enum {
 	OPT_USER, OPT_METRICS, OPT_SHARDS,
 };
 
+
 static const struct opt_desc options[] = {
 	{ "format", 'f', "FMT", "text (default: 12 of the columns, for people), csv or jsonl (every column)" },
+	{ "fields", 'F', "LIST", "csv and jsonl: only these columns, in this order (default all)" },
 	{ "output", 'o', "FILE", "write records to FILE (default standard output)" },
 	{ "cpus", OPT_CPUS, "LIST", "register for these CPUs (default: all possible)" },
 	{ "interval", OPT_INTERVAL, "MS", "drain the socket every MS milliseconds (default 10)" },
@@ -61,6 +63,27 @@ static const char *comm_arg(const char *arg)
 		opts_bad_value("comm", arg, "an unclosed [ or a trailing \\; "
 			       "write \\[ for a [ itself");
 	return arg;
+}
+
+/* --fields: names from the column table; "all" is every column. */
+static void set_fields(struct mon_config *cfg, const char *arg)
+{
+	char bad[64], names[2048];
+	int r = format_cols_parse(arg, &cfg->fields, bad, sizeof(bad));
+
+	if (r == -EEXIST)
+		usage_die("--fields names '%s' twice", bad);
+	if (r < 0) {
+		/* Longer than usage_die's line: every name, so one reading
+		 * of the error is enough to fix the command. */
+		format_col_names(names, sizeof(names));
+		fprintf(stderr, "%s: --fields: %s%s%s; the columns are: all, %s; "
+			"see '%s --help'\n", progname,
+			*bad ? "no column named '" : "an empty name in the list",
+			bad, *bad ? "'" : "", names, progname);
+		exit(EXIT_USAGE);
+	}
+	cfg->cols = strcmp(arg, "all") == 0 ? NULL : &cfg->fields;
 }
 
 static void set_cpus(struct mon_config *cfg, const char *arg)
@@ -130,6 +153,7 @@ static void parse_option(struct mon_config *cfg, int key, const char *arg,
 		if (format_from_name(arg, &cfg->fmt) < 0)
 			opts_bad_value("format", arg, "text, csv or jsonl");
 		break;
+	case 'F': set_fields(cfg, arg); break;
 	case 'o': cfg->output = arg; break;
 	case OPT_CPUS: *cpus_arg = arg; break;
 	case OPT_WAKEUP: cfg->wakeup = true; break;
@@ -205,6 +229,9 @@ static void parse_args(int argc, char **argv, struct mon_config *cfg)
 		parse_option(cfg, key, optarg, &cpus_arg);
 	}
 	opts_no_operands(argc, argv);
+	if (cfg->fields.n && cfg->fmt == FMT_TEXT)
+		usage_die("--fields chooses the columns of csv and jsonl; the "
+			  "text format has its own: add -f csv or -f jsonl");
 	if (cfg->replay && live)
 		usage_die("--replay reads a file: --%s applies only to a live "
 			  "collector", option_name(live));

@@ -16,6 +16,8 @@
 
 struct mon_config {
 	enum out_format fmt;
+	const struct format_cols *cols;	/* --fields; NULL: every column */
+	struct format_cols fields;
 	const char *output;	/* NULL: stdout */
 	struct cpuset_bits cpus;
 	char cpulist[1024];

@@ -141,7 +141,7 @@ static int open_sinks(struct mon *m)
 	if ((r = paths_distinct(cfg)))
 		return r;
 	m->out_open = true;	/* set up even when the open fails */
-	if ((r = output_open(&m->out, cfg->output, cfg->fmt)) < 0) {
+	if ((r = output_open(&m->out, cfg->output, cfg->fmt, cfg->cols)) < 0) {
 		warnmsg("cannot open output %s: %s; choose a writable file with -o",
 			cfg->output ? cfg->output : "(stdout)", safe_strerror(-r));
 		return EXIT_OUTPUT;

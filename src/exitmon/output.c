@@ -102,7 +102,7 @@ static int setup_fd(struct output *o, int fd)
 	}
 	if (!o->regular || st.st_size == 0) {
 		char hdr[FORMAT_MAX_LINE];
-		size_t n = format_header(o->fmt, hdr, sizeof(hdr));
+		size_t n = format_header_cols(o->fmt, o->cols, hdr, sizeof(hdr));
 
 		if (n && n < sizeof(hdr) && o->len + n <= o->cap) {
 			memcpy(o->buf + o->len, hdr, n);
@@ -121,12 +121,14 @@ static int open_fd(struct output *o)
 	return setup_fd(o, fd);
 }
 
-int output_open(struct output *o, const char *path, enum out_format fmt)
+int output_open(struct output *o, const char *path, enum out_format fmt,
+		const struct format_cols *cols)
 {
 	memset(o, 0, sizeof(*o));
 	pthread_mutex_init(&o->lock, NULL);
 	o->fd = -1;
 	o->fmt = fmt;
+	o->cols = cols;
 	o->cap = OUTPUT_BUF;
 	o->max_pending = OUTPUT_MAX_PENDING;
 	o->buf = malloc(o->cap);

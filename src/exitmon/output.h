@@ -20,6 +20,7 @@ struct output {
 	bool regular;		/* a regular file: partial lines can be cut */
 	bool nonblock_set;	/* we set O_NONBLOCK on a pipe; undo at close */
 	enum out_format fmt;
+	const struct format_cols *cols;	/* NULL: every column */
 	char *buf;
 	size_t len, cap, max_pending;
 	uint64_t lines;		/* whole lines in buf */
@@ -34,9 +35,10 @@ struct output {
 	uint64_t deleted_lost;	/* written to files deleted while open */
 };
 
-/* Opens (append) or uses stdout; writes the format's header to an empty
- * file or to stdout.  0 or -errno. */
-int output_open(struct output *o, const char *path, enum out_format fmt);
+/* Opens (append) or uses stdout; writes the format's header (of the
+ * columns cols, NULL: all) to an empty file or to stdout.  0 or -errno. */
+int output_open(struct output *o, const char *path, enum out_format fmt,
+		const struct format_cols *cols);
 /* Queue `lines` whole lines (buf ends in '\n') and write them; safe to
  * call from several threads: a chunk is never interleaved with another. */
 void output_put(struct output *o, const char *buf, size_t len, uint64_t lines);

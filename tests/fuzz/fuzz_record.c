@@ -82,6 +82,35 @@ static void check_formats(const struct exit_record *r, size_t cap)
 	}
 }
 
+/* The collector formats from views of the bytes, the readers from
+ * records: the same line, every format, and the same verdicts. */
+static void check_views(const uint8_t *data, size_t size, int ret,
+			const struct exit_msg *out)
+{
+	static const enum out_format fmts[] = { FMT_TEXT, FMT_CSV, FMT_JSONL };
+	static char a[FORMAT_MAX_LINE], b[FORMAT_MAX_LINE];
+	struct exit_views v;
+	unsigned k, i;
+
+	CHECK(record_view_nlmsg(data, size, &v) == ret);
+	if (ret < 0)
+		return;
+	CHECK(v.n == out->n);
+	for (k = 0; k < v.n; k++) {
+		const struct exit_record *r = &out->rec[k];
+
+		CHECK(record_view_implausible(&v.rec[k]) == record_implausible(r));
+		CHECK(record_view_unknown_fields(&v.rec[k]) ==
+		      record_has_unknown_fields(r));
+		for (i = 0; i < 3; i++) {
+			size_t n = format_view(fmts[i], &v.rec[k], a, sizeof(a));
+
+			CHECK(n == format_record(fmts[i], r, b, sizeof(b)));
+			CHECK(memcmp(a, b, n) == 0);
+		}
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct exit_msg out;
@@ -91,6 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	ret = record_parse_nlmsg(data, size, &out);
 	CHECK(ret == 0 || ret == -EBADMSG || ret == -ENOMSG);
+	check_views(data, size, ret, &out);
 	if (ret == 0) {
 		CHECK(out.n == 1 || out.n == 2);
 		for (k = 0; k < out.n; k++) {

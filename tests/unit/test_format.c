@@ -19,6 +19,7 @@
 #include "columns.h"
 #include "format.h"
 #include "record.h"
+#include "tsbuild.h"
 
 /* The columns as the collector's users see them (the contract), spelled out
  * here rather than taken from format.c. */
@@ -715,6 +716,78 @@ static void test_write_samples(void **state)
 	assert_int_equal(fclose(man), 0);
 }
 
+/* The collector writes from views of the kernel's bytes; the readers from
+ * records.  Every struct version, with and without a tgid record, both
+ * must write the same line in every format. */
+static void test_view_matches_record(void **state)
+{
+	static const enum out_format fmts[] = { FMT_TEXT, FMT_CSV, FMT_JSONL };
+	static char a[FORMAT_MAX_LINE], b[FORMAT_MAX_LINE];
+	unsigned v, t, k, i;
+
+	(void)state;
+	for (v = 1; v <= TS_KNOWN_VERSION + 1; v++) {
+		for (t = 0; t < 2; t++) {
+			struct tsb_msg m;
+			struct exit_msg rec;
+			struct exit_views views;
+			size_t len = tsb_exit_msg(&m, v, 4242, "a,\"b\"", t ? 4240 : 0,
+						  t ? v : 0);
+
+			assert_int_equal(record_parse_nlmsg(m.b, len, &rec), 0);
+			assert_int_equal(record_view_nlmsg(m.b, len, &views), 0);
+			assert_int_equal(views.n, rec.n);
+			for (k = 0; k < rec.n; k++)
+				for (i = 0; i < 3; i++) {
+					size_t n = format_view(fmts[i], &views.rec[k],
+							       a, sizeof(a));
+
+					assert_int_equal(n, format_record(fmts[i], &rec.rec[k],
+									  b, sizeof(b)));
+					assert_string_equal(a, b);
+				}
+		}
+	}
+}
+
+/* -F, --fields: names, order, refusals, and the same values as in the
+ * whole line. */
+#define COUNT_COL(nm, kind, field, tw) + 1
+static void test_fields(void **state)
+{
+	struct format_cols c;
+	struct tsb_msg m;
+	struct exit_views v;
+	char bad[64], out[FORMAT_MAX_LINE];
+	size_t len = tsb_exit_msg(&m, TS_KNOWN_VERSION, 4242, "x y", 0, 0);
+
+	(void)state;
+	assert_int_equal(format_cols_parse("all", &c, bad, sizeof(bad)), 0);
+	assert_int_equal(c.n, (unsigned)(0 COLUMNS(COUNT_COL)));
+	assert_int_equal(format_cols_parse("pid,bogus", &c, bad, sizeof(bad)), -EINVAL);
+	assert_string_equal(bad, "bogus");
+	assert_int_equal(format_cols_parse("pid,,comm", &c, bad, sizeof(bad)), -EINVAL);
+	assert_string_equal(bad, "");
+	assert_int_equal(format_cols_parse("", &c, bad, sizeof(bad)), -EINVAL);
+	assert_int_equal(format_cols_parse("pid,comm,pid", &c, bad, sizeof(bad)), -EEXIST);
+	assert_string_equal(bad, "pid");
+	assert_true(format_col_names(out, sizeof(out)) < sizeof(out));
+	assert_non_null(strstr(out, "type,pid,tgid,"));
+
+	assert_int_equal(format_cols_parse("comm,version,pid,nice", &c, bad,
+					   sizeof(bad)), 0);
+	assert_int_equal(record_view_nlmsg(m.b, len, &v), 0);
+	format_header_cols(FMT_CSV, &c, out, sizeof(out));
+	assert_string_equal(out, "comm,version,pid,nice\n");
+	format_header_cols(FMT_JSONL, &c, out, sizeof(out));
+	assert_string_equal(out, "");
+	format_view_cols(FMT_CSV, &c, &v.rec[0], out, sizeof(out));
+	assert_string_equal(out, "x y,17,4242,4\n");
+	format_view_cols(FMT_JSONL, &c, &v.rec[0], out, sizeof(out));
+	assert_string_equal(out, "{\"comm\":\"x y\",\"version\":17,\"pid\":4242,"
+			    "\"nice\":4}\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -732,6 +805,8 @@ int main(void)
 		cmocka_unit_test(test_every_byte),
 		cmocka_unit_test(test_worst_case_length),
 		cmocka_unit_test(test_snprintf_semantics),
+		cmocka_unit_test(test_view_matches_record),
+		cmocka_unit_test(test_fields),
 	};
 	const struct CMUnitTest samples[] = {
 		cmocka_unit_test(test_write_samples),
