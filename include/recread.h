@@ -45,6 +45,9 @@ int recread_csv(const struct recread *rr, const char *line, size_t len,
 
 /* Whether the CSV header has a column that field f is read from; whether
  * it has the comm column.  For a reader that needs particular columns. */
+/* The wanted value columns the header lacks (a file exitmon -F wrote):
+ * how many, their names comma-separated in names (cut to len). */
+unsigned recread_csv_missing(const struct recread *rr, char *names, size_t len);
 bool recread_csv_has_field(const struct recread *rr, enum rec_field f);
 bool recread_csv_has_comm(const struct recread *rr);
 

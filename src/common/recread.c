@@ -181,9 +181,11 @@ static int set_number(unsigned c, const char *s, size_t n, struct ids *ids,
 	}
 }
 
+/* Values too: a field the file lacks (exitmon -F wrote a subset) reads
+ * as 0, never as the row before's or as stack garbage. */
 static void begin(struct exit_record *r, struct ids *ids)
 {
-	memset(r, 0, offsetof(struct exit_record, v));
+	memset(r, 0, sizeof(*r));
 	memset(ids, 0, sizeof(*ids));
 }
 
@@ -292,6 +294,29 @@ int recread_csv_header(struct recread *rr, const char *line, size_t len)
 		memcpy(t.first_unknown, rr->first_unknown, sizeof(t.first_unknown));
 	*rr = t;
 	return 0;
+}
+
+unsigned recread_csv_missing(const struct recread *rr, char *names, size_t len)
+{
+	unsigned n = 0, k;
+	size_t at = 0;
+
+	names[0] = '\0';
+	for (size_t i = 0; i < NCOLS; i++) {
+		bool seen = false;
+
+		if (!rr->want[i] || cols[i].kind != C_FIELD)
+			continue;
+		for (k = 0; k < rr->ncols && !seen; k++)
+			seen = rr->map[k] == (int)i;
+		if (seen)
+			continue;
+		if (at < len)
+			at += (size_t)snprintf(names + at, len - at, "%s%s",
+					       n ? ", " : "", cols[i].name);
+		n++;
+	}
+	return n;
 }
 
 bool recread_csv_has_field(const struct recread *rr, enum rec_field f)

@@ -175,6 +175,20 @@ static void text_notes(const char *path, const struct text_state *s, bool json)
 			(unsigned long long)s->malformed);
 }
 
+/* A file with some columns only (exitmon -F): say which of those the
+ * figures need are not there, and that they count as 0. */
+static void missing_note(const char *path, const struct recread *rr)
+{
+	char names[512];
+	unsigned n = recread_csv_missing(rr, names, sizeof(names));
+
+	if (n)
+		warnmsg("%s: %u column%s the figures need %s missing (%s%s): "
+			"counted as 0; collect with -F all for them", path, n,
+			n == 1 ? "" : "s", n == 1 ? "is" : "are", names,
+			strlen(names) + 1 >= sizeof(names) ? "..." : "");
+}
+
 /* The header row, whole within the buffer (a longer first line, such as
  * /dev/zero's, is no header): 0, or -EPROTO with a note. */
 static int read_header(struct linein *l, const char *path, struct recread *rr)
@@ -201,6 +215,7 @@ static int read_header(struct linein *l, const char *path, struct recread *rr)
 			"(refused: which one is meant?)", path, rr->duplicate);
 		return -EPROTO;
 	}
+	missing_note(path, rr);
 	return 0;
 }
 

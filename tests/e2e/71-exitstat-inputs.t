@@ -235,4 +235,14 @@ for bad in "--top 0" "--exitcode x" "--group pid" "--format xml"; do
 done
 "$EXITSTAT" --since yesterday "$D/real-v16.csv" >/dev/null 2>/dev/null; rc=$?
 check "--since with a bad time: exit 2" [ $rc -eq 2 ]
+
+# A subset of the columns (exitmon -F): the missing ones named, counted as
+# 0 (they read as the row before's, or as garbage, before).
+"$EXITMON" --replay "$D/real-v16.pcap" -f csv -F type,pid,tgid,comm -o sub.csv 2>/dev/null
+"$EXITSTAT" -f csv sub.csv >sub.sum 2>sub.err; rc=$?
+check "a -F subset: read, exit 0" [ $rc -eq 0 ]
+check "a -F subset: the missing columns named once" \
+	eval '[ "$(grep -c "columns the figures need are missing (uid, .*utime_us, stime_us" sub.err)" -eq 1 ]'
+check "a -F subset: cpu_us and elapsed_us are 0 in every row" \
+	awk -F, 'NR > 1 && ($4 != 0 || $6 != 0) { bad = 1 } END { exit bad }' sub.sum
 done_testing
