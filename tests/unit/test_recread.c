@@ -212,8 +212,9 @@ static void test_json_unknown_values(void **state)
 {
 	static const char *const good[] = {
 		"\"x\":[1,2,[3,{}]]", "\"x\":{\"a\":[\"]\",{\"b\":null}],\"c\":-1.5e3}",
-		"\"x\" : [ ] ", "\"x\":{ }", "\"x\":\"a string far longer than any comm, "
-		"longer than sixty-four bytes: \\\"quoted\\\" and \\u00e9scaped\"",
+		"\"x\" : [ ] ", "\"x\":{ }",
+		("\"x\":\"a string far longer than any comm, "
+		 "longer than sixty-four bytes: \\\"quoted\\\" and \\u00e9scaped\""),
 		"\"a_key_name_longer_than_sixty_four_bytes_which_no_exitmon_column_has\":1",
 		"\"x\":true",
 	};
