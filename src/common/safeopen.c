@@ -324,13 +324,14 @@ int safe_replace(const char *path, const char *data, size_t len, mode_t mode)
 
 	if (dir < 0)
 		return dir;
-	if (replace_in_place(dir, base)) {
-		close(dir);
-		return write_in_place(path, data, len, mode & 0777);
-	}
 	mode &= 0777;
-	if ((r = replace_mode(dir, base, &mode)) < 0 ||
-	    (r = fd = open_temp(dir, base, mode, tmp, sizeof(tmp))) < 0)
+	if ((r = replace_mode(dir, base, &mode)) < 0)
+		goto out;
+	if (replace_in_place(dir, base)) {
+		r = write_in_place(path, data, len, mode);
+		goto out;
+	}
+	if ((r = fd = open_temp(dir, base, mode, tmp, sizeof(tmp))) < 0)
 		goto out;
 	r = write_all(fd, data, len);
 	if (close(fd) < 0 && r == 0)
