@@ -408,30 +408,33 @@ int record_parse_attrs(const void *attrs, size_t len, struct exit_msg *out)
 	return 0;
 }
 
+/* The attributes of a TASKSTATS_CMD_NEW message; -ENOMSG for another
+ * command, or the header check's error. */
+static int exit_attrs(const void *msg, size_t len, const struct nlattr **attrs,
+		      size_t *attrs_len)
+{
+	uint8_t cmd;
+	int r = tsnl_genl_msg(msg, len, &cmd, attrs, attrs_len);
+
+	if (r < 0)
+		return r;
+	return cmd == TASKSTATS_CMD_NEW ? 0 : -ENOMSG;
+}
+
 int record_view_nlmsg(const void *msg, size_t len, struct exit_views *out)
 {
 	const struct nlattr *attrs;
 	size_t attrs_len;
-	uint8_t cmd;
-	int r = tsnl_genl_msg(msg, len, &cmd, &attrs, &attrs_len);
+	int r = exit_attrs(msg, len, &attrs, &attrs_len);
 
-	if (r < 0)
-		return r;
-	if (cmd != TASKSTATS_CMD_NEW)
-		return -ENOMSG;
-	return view_attrs(attrs, attrs_len, out);
+	return r < 0 ? r : view_attrs(attrs, attrs_len, out);
 }
 
 int record_parse_nlmsg(const void *msg, size_t len, struct exit_msg *out)
 {
 	const struct nlattr *attrs;
 	size_t attrs_len;
-	uint8_t cmd;
-	int r = tsnl_genl_msg(msg, len, &cmd, &attrs, &attrs_len);
+	int r = exit_attrs(msg, len, &attrs, &attrs_len);
 
-	if (r < 0)
-		return r;
-	if (cmd != TASKSTATS_CMD_NEW)
-		return -ENOMSG;
-	return record_parse_attrs(attrs, attrs_len, out);
+	return r < 0 ? r : record_parse_attrs(attrs, attrs_len, out);
 }
