@@ -67,7 +67,7 @@ UNIT_BINS   := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 MANPAGES    := man/exitmon.8 man/exitprobe.8 man/exitgen.1 man/exitsweep.1 \
                man/exitstat.1
 
-.PHONY: all check unit e2e lint-man install clean bench bench-exitstat soak fuzz deps demo test test-busy test-kernels test-systemd deb
+.PHONY: all check check-build unit e2e lint-man install clean bench bench-exitstat soak fuzz deps demo test test-busy test-kernels test-systemd deb
 all: $(PROGRAMS)
 
 # -I of the source's own folder: a program's private headers.
@@ -191,7 +191,11 @@ demo: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)tools/demo.sh
 
+# Everything the tiers run is built first, in parallel (the tests then
+# run one at a time: taskstats is machine-wide).
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 test: deps
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) check-build
 	$(Q)$(MAKE) --no-print-directory check
 
 clean:
@@ -201,5 +205,7 @@ clean:
 -include $(wildcard src/*/build.mk tools/*/build.mk)
 
 include tests/fuzz/fuzz.mk
+
+check-build: all $(UNIT_BINS) $(B)/bench/floor $(SANITIZE_BINS) $(FUZZ_SMOKE_BINS)
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

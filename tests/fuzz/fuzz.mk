@@ -163,7 +163,8 @@ fuzz: $(SAN_B)/fuzz/fuzz_record
 	  -artifact_prefix=$(SAN_B)/fuzz/crashes/ \
 	  tests/fuzz/corpus-work tests/fuzz/corpus tests/fuzz/regress
 
-fuzz-smoke: $(SAN_B)/fuzz/fuzz_record $(SAN_B)/fuzz/fuzz_recread $(SAN_B)/fuzz/fuzz_walk
+FUZZ_SMOKE_BINS := $(SAN_B)/fuzz/fuzz_record $(SAN_B)/fuzz/fuzz_recread $(SAN_B)/fuzz/fuzz_walk
+fuzz-smoke: $(FUZZ_SMOKE_BINS)
 	$(Q)rm -rf $(SAN_B)/fuzz/smoke-corpus
 	$(Q)mkdir -p $(SAN_B)/fuzz/smoke-corpus $(SAN_B)/fuzz/crashes
 	$(Q)$(FUZZ_ENV) $< $(FUZZ_RUN_FLAGS) -max_total_time=$(FUZZ_SMOKE_SECONDS) \
@@ -194,8 +195,9 @@ $(SAN_B)/exitmon: $(SAN_B)/src/exitmon/exitmon_main.o $(SAN_B)/libexitmon.a
 	@$(if $(Q),echo "  LD-SAN  $@")
 	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-sanitize: $(SAN_UNIT_BINS) $(SAN_B)/fuzz/replay $(SAN_B)/fuzz/replay_recread \
+SANITIZE_BINS := $(SAN_UNIT_BINS) $(SAN_B)/fuzz/replay $(SAN_B)/fuzz/replay_recread \
 		$(SAN_B)/fuzz/replay_walk $(SAN_B)/exitmon
+sanitize: $(SANITIZE_BINS)
 	$(Q)set -e; for t in $(SAN_UNIT_BINS); do echo "== $$t"; \
 	  $(FUZZ_ENV) $$t; done
 	$(Q)$(FUZZ_ENV) $(SAN_B)/fuzz/replay tests/fuzz/regress tests/fuzz/corpus
