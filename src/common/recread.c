@@ -10,12 +10,16 @@
 
 #include "columns.h"
 
-#define COL_DESC(nm, kind, field, tw) { #nm, sizeof(#nm) - 1, kind, field },
+/* width: a value column's bytes in struct taskstats (REC_FIELD_SIZE, which
+ * record.c checks against the field table), so its range is the table's. */
+#define COL_DESC(nm, kind, field, tw) \
+	{ #nm, sizeof(#nm) - 1, kind, field, REC_FIELD_SIZE(field) },
 static const struct {
 	const char *name;
 	unsigned char len;
 	unsigned char kind;
 	unsigned char field;
+	unsigned char width;
 } cols[] = { COLUMNS(COL_DESC) };
 #define NCOLS (sizeof(cols) / sizeof(cols[0]))
 
@@ -128,19 +132,14 @@ static int set_nice(struct exit_record *r, const char *s, size_t n)
 	return 0;
 }
 
-/* The widest value a field has in struct taskstats: a bigger number was
- * not written by exitmon (a uid of 2^32 must not become root). */
-static uint64_t field_max(enum rec_field f)
+/* The widest value column c's field has in struct taskstats: a bigger
+ * number was not written by exitmon (a uid of 2^32 must not become root).
+ * The v17 timestamps are read back as the 64-bit nanoseconds written. */
+static uint64_t field_max(unsigned c)
 {
-	switch (f) {
-	case F_FLAG: case F_SCHED: case F_NICE:
-		return UINT8_MAX;
-	case F_EXITCODE: case F_UID: case F_GID: case F_PID: case F_PPID:
-	case F_BTIME: case F_TGID:
-		return UINT32_MAX;
-	default:
-		return UINT64_MAX;
-	}
+	unsigned width = cols[c].width;
+
+	return width >= 8 ? UINT64_MAX : (1ull << (8 * width)) - 1;
 }
 
 /* A number (or absent) for column c; strings go through set_type/set_comm. */
@@ -173,7 +172,7 @@ static int set_number(unsigned c, const char *s, size_t n, struct ids *ids,
 		r->version = r->layout = (uint16_t)v;
 		return 0;
 	case C_FIELD:
-		if (v > field_max((enum rec_field)cols[c].field))
+		if (v > field_max(c))
 			return -EBADMSG;
 		rec_set(r, (enum rec_field)cols[c].field, v);
 		return 0;
