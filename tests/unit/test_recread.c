@@ -1,4 +1,4 @@
-/* Unit tests of the record readers (src/common/recread.c): whatever
+/* Unit tests of the record readers (src/common/recread*.c): whatever
  * format.c writes, in CSV or JSON lines, reads back to the same record
  * (every field, its presence, the exact comm bytes); headers are read by
  * name (unknown columns counted, missing ones absent, foreign files
