@@ -115,7 +115,8 @@ static inline uint64_t rec_get(const struct exit_record *r, enum rec_field f)
 
 /* Size in bytes of a field in struct taskstats (a constant expression, so
  * that record.c can check it against the layouts and the writers fold it
- * away): the v17 timestamps are a struct __kernel_timespec. */
+ * away; the readers take each value's range from it): the v17 timestamps
+ * are a struct __kernel_timespec. */
 #define REC_FIELD_SIZE(f) \
 	((f) == F_FLAG || (f) == F_NICE || (f) == F_SCHED ? 1u : \
 	 (f) == F_EXITCODE || (f) == F_UID || (f) == F_GID || (f) == F_PID || \

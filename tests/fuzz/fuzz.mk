@@ -7,7 +7,7 @@
 #               crashes to build-san/fuzz/crashes/ (copy them to
 #               tests/fuzz/regress/ once fixed)
 #   fuzz-recread  libFuzzer on exitstat's input side (stat_input.c, linein.c,
-#               recread.c, capture.c) for FUZZ_SECONDS, seeds in
+#               recread*.c, capture.c) for FUZZ_SECONDS, seeds in
 #               tests/fuzz/corpus-recread/ (hostile ones from
 #               mkseeds_recread.py: `make fuzz-seeds-recread`)
 #   fuzz-walk   libFuzzer, differential: the hot path's attribute walk
@@ -55,9 +55,10 @@ SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(SAN_B)/tests/%)
 .PHONY: fuzz fuzz-recread fuzz-walk fuzz-smoke sanitize fuzz-seeds fuzz-seeds-recread bench-format
 
 # The readers' target: exitstat's input side (stat_input.c over linein.c,
-# recread.c, capture.c and the netlink walk) and the writers it
+# recread*.c, capture.c and the netlink walk) and the writers it
 # round-trips through.
-RECREAD_FUZZ_SRCS  := src/common/recread.c src/common/format.c src/common/record.c \
+RECREAD_FUZZ_SRCS  := $(wildcard src/common/recread*.c) \
+                      src/common/format.c src/common/record.c \
                       src/common/tsnl.c src/common/json_out.c src/common/linein.c \
                       src/common/capture.c src/common/safeopen.c src/common/log.c \
                       src/exitstat/stat_input.c
@@ -110,7 +111,8 @@ $(SAN_B)/fuzz/replay: tests/fuzz/replay.c tests/fuzz/fuzz_record.c \
 	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ tests/fuzz/replay.c \
 	  tests/fuzz/fuzz_record.c $(FUZZ_LIB_NOFMT) $(FORMAT_SAN_OBJ) $(FUZZ_LIBS)
 
-RECREAD_FUZZ_HDRS  := include/recread.h include/format.h include/columns.h \
+RECREAD_FUZZ_HDRS  := include/recread.h src/common/recread_cols.h \
+                      include/format.h include/columns.h \
                       include/linein.h include/capture.h src/exitstat/stat_input.h
 
 $(SAN_B)/fuzz/fuzz_recread: tests/fuzz/fuzz_recread.c $(RECREAD_FUZZ_NOFMT) $(FORMAT_FUZZ_OBJ) \

@@ -1,4 +1,4 @@
-/* Unit tests of the record readers (src/common/recread.c): whatever
+/* Unit tests of the record readers (src/common/recread*.c): whatever
  * format.c writes, in CSV or JSON lines, reads back to the same record
  * (every field, its presence, the exact comm bytes); headers are read by
  * name (unknown columns counted, missing ones absent, foreign files
@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "columns.h"
 #include "format.h"
 #include "recread.h"
 
@@ -309,6 +310,41 @@ static void test_field_widths(void **state)
 	assert_int_equal(recread_json(&rr, j_ok, strlen(j_ok), &r), 0);
 }
 
+/* Every value column takes the widest number its field holds in struct
+ * taskstats and refuses one more (the v17 timestamps are 64-bit
+ * nanoseconds): a field added to the table gets its range with it. */
+static void test_every_field_range(void **state)
+{
+#define VALUE_COL(nm, kind, field, tw) { #nm, kind, field },
+	static const struct {
+		const char *name;
+		enum col_kind kind;
+		unsigned field;
+	} c[] = { COLUMNS(VALUE_COL) };
+	struct recread rr;
+	struct exit_record r;
+
+	(void)state;
+	recread_init(&rr);
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		unsigned w = REC_FIELD_SIZE(c[i].field);
+		uint64_t max = w >= 8 ? UINT64_MAX : (1ull << (8 * w)) - 1;
+
+		if (c[i].kind != C_FIELD)
+			continue;
+		snprintf(line, sizeof(line), "{\"type\":\"pid\",\"pid\":1,"
+			 "\"%s\":%llu}", c[i].name, (unsigned long long)max);
+		assert_int_equal(recread_json(&rr, line, strlen(line), &r), 0);
+		assert_true(rec_get(&r, (enum rec_field)c[i].field) == max);
+		if (w >= 8)
+			continue;
+		snprintf(line, sizeof(line), "{\"type\":\"pid\",\"pid\":1,"
+			 "\"%s\":%llu}", c[i].name, (unsigned long long)max + 1);
+		if (recread_json(&rr, line, strlen(line), &r) != -EBADMSG)
+			fail_msg("%s: %s accepted", c[i].name, line);
+	}
+}
+
 /* Only wanted columns are decoded; ids, type and comm always are. */
 static void test_want_fields(void **state)
 {
@@ -358,6 +394,7 @@ int main(void)
 		cmocka_unit_test(test_json_unknown_values),
 		cmocka_unit_test(test_duplicates),
 		cmocka_unit_test(test_field_widths),
+		cmocka_unit_test(test_every_field_range),
 		cmocka_unit_test(test_want_fields),
 		cmocka_unit_test(test_open_quote),
 	};

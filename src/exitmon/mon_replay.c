@@ -1,0 +1,98 @@
+/* --replay: every packet of a capture file through the collector's
+ * pipeline, then the report a live run gives. */
+#include "mon_state.h"
+#include "monitor.h"
+#include "clock.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "capture.h"
+#include "log.h"
+#include "report.h"
+#include "safeopen.h"
+
+/* Every packet of the capture through the collector; an oversized one is
+ * skipped and counted, an empty one counted malformed (as exitstat does),
+ * a cut-off last one ends the file. */
+static void replay_packets(struct capture_reader *rd, struct collector *col,
+			   const char *path)
+{
+	uint64_t oversized = 0;
+	const void *msg;
+	size_t len;
+	int r;
+
+	while ((r = capture_read_next(rd, &msg, &len)) != 0 &&
+	       r != -EBADMSG && !mon_stop && !collector_done(col)) {
+		if (r > 0)
+			collector_datagram(col, msg, len, 0);
+		else if (r == -ENOMSG)
+			col->n.malformed++;
+		else
+			oversized++;
+	}
+	if (oversized) {
+		warnmsg("capture %s: %llu packets larger than %d bytes skipped "
+			"(counted as truncated)", path,
+			(unsigned long long)oversized, CAPTURE_SNAPLEN);
+		col->n.truncated += oversized;
+	}
+	if (r == -EBADMSG) {
+		warnmsg("capture %s ends in a partial packet (ignored)",
+			path);
+		col->n.truncated++;
+	}
+	collector_push(col);
+}
+
+/* Replay through the collector, then report; an exit status. */
+static int replay_run(struct mon *m, struct capture_reader *rd)
+{
+	struct run_info ri = { 0 };
+	struct collector_setup w;
+	struct collector col;
+	int status = 0, r;
+
+	mon_collector_wiring(m, false, &w);
+	if (collector_init(&col, &w) < 0) {
+		warnmsg("out of memory");
+		return EXIT_RUNTIME;
+	}
+	m->t0 = mono_s();
+	replay_packets(rd, &col, m->cfg->replay);
+	output_drain(&m->out, OUTPUT_DRAIN_MS);
+	ri.seconds = mono_s() - m->t0;
+	output_counts(&m->out, &col.n.written, &col.n.unwritten);
+	ri.struct_version = col.last_version;
+	report_fill_usage(&ri);
+	report_final(&col.n, &ri);
+	if (m->cfg->summary &&
+	    (r = report_summary(m->cfg->summary, &col.n, &ri)) < 0) {
+		warnmsg("cannot write summary %s: %s", m->cfg->summary,
+			safe_strerror(-r));
+		status = EXIT_OUTPUT;
+	}
+	collector_free(&col);
+	return status;
+}
+
+int mon_replay(const struct mon_config *cfg)
+{
+	struct capture_reader *rd;
+	struct mon m;
+	int r, status;
+
+	memset(&m, 0, sizeof(m));
+	m.cfg = cfg;
+	if ((r = capture_read_open(cfg->replay, &rd)) < 0) {
+		warnmsg("cannot read capture %s: %s", cfg->replay,
+			r == -EINVAL ? "not a netlink pcap capture" : strerror(-r));
+		return EXIT_USAGE;
+	}
+	if ((status = mon_open_sinks(&m)) == 0)
+		status = replay_run(&m, rd);
+	capture_read_close(rd);
+	output_close(&m.out);
+	return status;
+}

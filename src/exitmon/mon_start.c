@@ -1,0 +1,249 @@
+/* The collector's start-up: open the shards, drop privileges, open the
+ * sinks, register, self-check, start the threads, write the pid file.
+ * Each failure maps to one message and one exit status (enum exit_status). */
+#include "mon_state.h"
+#include "clock.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "caps.h"
+#include "log.h"
+#include "notify.h"
+#include "paths.h"
+#include "privs.h"
+#include "safeopen.h"
+#include "shard.h"
+
+#define SELFCHECK_TIMEOUT_MS 2000
+
+static int open_pidfile(struct mon *m)
+{
+	long holder;
+	int r = pidfile_lock(&m->pidfile, m->cfg->pidfile, &holder);
+
+	if (r == -EAGAIN && holder)
+		warnmsg("another exitmon (pid %ld) holds the pid file %s: stop "
+			"it first, or give this one its own --pidfile",
+			holder, m->cfg->pidfile);
+	else if (r == -EAGAIN)
+		warnmsg("another exitmon holds the pid file %s: stop it first, "
+			"or give this one its own --pidfile", m->cfg->pidfile);
+	else if (r < 0)
+		warnmsg("cannot open pid file %s: %s", m->cfg->pidfile,
+			safe_strerror(-r));
+	return r == -EAGAIN ? EXIT_RUNTIME : r < 0 ? EXIT_OUTPUT : 0;
+}
+
+/* Every file, opened as the user that will write it, before registering;
+ * the checks run again once the files exist, so two spellings of one new
+ * file are caught too. */
+int mon_open_sinks(struct mon *m)
+{
+	const struct mon_config *cfg = m->cfg;
+	unsigned i;
+	int r;
+
+	if ((r = paths_distinct(cfg)) || (r = paths_check_replaced(cfg)))
+		return r;
+	if (cfg->pidfile && (r = open_pidfile(m)))
+		return r;
+	if (cfg->capture && (r = capture_open(cfg->capture, &m->cap)) < 0) {
+		warnmsg("cannot open capture file %s: %s", cfg->capture,
+			r == -EINVAL ? "it exists and is not a netlink pcap "
+			"capture; choose a new file" : safe_strerror(-r));
+		return EXIT_OUTPUT;
+	}
+	for (i = 0; i < m->n_opened; i++)
+		m->shards[i].col.w.cap = m->cap;	/* opened after the shards */
+	if ((r = paths_distinct(cfg)))
+		return r;
+	m->out_open = true;	/* set up even when the open fails */
+	if ((r = output_open(&m->out, cfg->output, cfg->fmt, cfg->cols)) < 0) {
+		warnmsg("cannot open output %s: %s; choose a writable file with -o",
+			cfg->output ? cfg->output : "(stdout)", safe_strerror(-r));
+		return EXIT_OUTPUT;
+	}
+	if (m->out.repaired)
+		warnmsg("%s ended in a partial record (%llu bytes), cut off "
+			"before appending", cfg->output,
+			(unsigned long long)m->out.repaired);
+	return paths_distinct(cfg);
+}
+
+/* A start that failed leaves no file it created behind. */
+void mon_remove_created(struct mon *m)
+{
+	dev_t dev;
+	ino_t ino;
+
+	if (m->out_open && m->out.created)
+		safe_unlink_same(m->cfg->output, m->out.dev, m->out.ino);
+	if (m->cap && capture_identity(m->cap, &dev, &ino))
+		safe_unlink_same(m->cfg->capture, dev, ino);
+}
+
+static int no_capability(void)
+{
+	warnmsg("registering the taskstats listener needs CAP_NET_ADMIN: run "
+		"as root, grant it with `setcap cap_net_admin+ep exitmon`, or use "
+		"the exitmon.service unit");
+	return EXIT_NOPERM;
+}
+
+static int explain_register_error(const struct shard *s, int r)
+{
+	const char *ack = s->ts.ack_msg[0] ? s->ts.ack_msg : NULL;
+	const char *sep = ack ? ": " : "";
+
+	if (!ack)
+		ack = "";
+	if (r == -EPERM && !caps_have_net_admin())
+		return no_capability();
+	if (r == -EPERM) {
+		warnmsg("the kernel refused registration (EPERM)%s%s: exitmon must "
+			"run in the initial user namespace (not in a rootless "
+			"container or under systemd PrivateUsers=)", sep, ack);
+		return EXIT_NAMESPACE;
+	}
+	if (r == -EINVAL) {
+		warnmsg("the kernel refused registration (EINVAL)%s%s: exitmon must "
+			"run in the initial PID namespace (on the host, or a "
+			"container started with --pid=host)", sep, ack);
+		return EXIT_NAMESPACE;
+	}
+	if (r == -ERANGE) {
+		warnmsg("the kernel refused cpu list %s (ERANGE)%s%s: give CPUs "
+			"from /sys/devices/system/cpu/possible", s->cpulist, sep, ack);
+		return EXIT_CPUMASK;
+	}
+	warnmsg("registering the taskstats listener failed: %s%s%s",
+		strerror(-r), sep, ack);
+	return EXIT_RUNTIME;
+}
+
+static int open_shards(struct mon *m)
+{
+	struct collector_setup w;
+	unsigned i;
+	int r;
+
+	if (!caps_have_net_admin())
+		return no_capability();
+	m->shards = calloc(m->cfg->shards, sizeof(*m->shards));
+	if (!m->shards)
+		return EXIT_RUNTIME;
+	mon_collector_wiring(m, true, &w);
+	for (i = 0; i < m->cfg->shards; i++) {
+		r = shard_open(&m->shards[i], m->cfg, i, &w);
+		m->n_opened = i + 1;
+		if (r == -ENOENT) {
+			warnmsg("the kernel has no TASKSTATS generic netlink family: "
+				"it needs CONFIG_TASKSTATS=y");
+			return EXIT_NOFAMILY;
+		}
+		if (r < 0) {
+			warnmsg("cannot open a generic netlink socket: %s",
+				strerror(-r));
+			return EXIT_RUNTIME;
+		}
+	}
+	return 0;
+}
+
+/* After the sockets exist and before registering: keep CAP_NET_ADMIN only. */
+static int drop_privileges(const struct mon *m)
+{
+	const char *what = "";
+	int r;
+
+	if (geteuid() != 0 && !m->cfg->user && caps_only_net_admin())
+		return 0;
+	if ((r = privs_drop(m->cfg->user, &what)) < 0) {
+		warnmsg("cannot drop privileges: failed to %s: %s", what,
+			strerror(-r));
+		return EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+static int register_shards(struct mon *m)
+{
+	unsigned i;
+	int r;
+
+	for (i = 0; i < m->n_opened; i++) {
+		struct shard *s = &m->shards[i];
+
+		if ((r = shard_set_rcvbuf(s)) < 0)
+			warnmsg("cannot set the receive buffer to %llu bytes: %s",
+				(unsigned long long)m->cfg->rcvbuf, strerror(-r));
+		if ((r = shard_register(s)) < 0)
+			return explain_register_error(s, r);
+	}
+	return 0;
+}
+
+static int self_check(struct mon *m)
+{
+	unsigned i;
+
+	for (i = 0; i < m->n_opened && !mon_stop; i++) {
+		int r = shard_self_check(&m->shards[i], SELFCHECK_TIMEOUT_MS,
+					 &mon_stop);
+
+		if (r < 0) {
+			warnmsg("self-check: cannot run a thread on CPUs %s (%s); "
+				"--no-self-check skips this test",
+				m->shards[i].cpulist, strerror(-r));
+			return EXIT_RUNTIME;
+		}
+		if (r == 0 && !mon_stop) {
+			warnmsg("registered, but no exit record arrived within "
+				"%d ms: exitmon must run in the initial network "
+				"namespace (not in a container network or under "
+				"systemd PrivateNetwork=); --no-self-check skips "
+				"this test", SELFCHECK_TIMEOUT_MS);
+			return EXIT_DEAF;
+		}
+	}
+	return 0;
+}
+
+static int write_pidfile(struct mon *m)
+{
+	int r = pidfile_write(&m->pidfile);
+
+	if (r < 0) {
+		warnmsg("cannot write pid file %s: %s", m->cfg->pidfile,
+			strerror(-r));
+		return EXIT_OUTPUT;
+	}
+	return 0;
+}
+
+int mon_start(struct mon *m)
+{
+	unsigned i;
+	int r;
+
+	if ((r = open_shards(m)) || (r = drop_privileges(m)) ||
+	    (r = mon_open_sinks(m)) || (r = register_shards(m)))
+		return r;
+	m->t0 = m->last_stats = m->last_metrics = mono_s();
+	m->start_unix = real_s();
+	if (m->cfg->self_check && (r = self_check(m)))
+		return r;
+	for (i = 0; i < m->n_opened; i++)
+		if ((r = shard_start(&m->shards[i])) < 0) {
+			warnmsg("cannot start a receive thread: %s", strerror(-r));
+			return EXIT_RUNTIME;
+		}
+	if (m->cfg->pidfile && (r = write_pidfile(m)))
+		return r;
+	notify_systemd("READY=1");
+	return 0;
+}
