@@ -49,7 +49,7 @@ void collector_push(struct collector *c)
 {
 	if (c->w.cap)
 		c->n.capture_errors += capture_flush(c->w.cap, &c->cap_stage);
-	if (c->w.out && c->stage_len)
+	if (c->w.out && c->stage_lines)
 		output_put(c->w.out, c->stage, c->stage_len, c->stage_lines);
 	c->stage_len = 0;
 	c->stage_lines = 0;
@@ -79,6 +79,12 @@ static void emit(struct collector *c, const struct exit_view *r,
 	c->n.matched++;
 	if (!c->w.out)
 		return;
+	/* The null device: counted as written, not formatted (the output
+	 * writes nothing for these lines). */
+	if (output_discards(c->w.out)) {
+		c->stage_lines++;
+		return;
+	}
 	/* Format from the kernel's bytes straight into the stage: no
 	 * normalised record, no copy per record. */
 	n = format_view_cols(c->w.out->fmt, c->w.out->cols, r,

@@ -30,7 +30,7 @@ struct collector {
 	struct mon_counters n;		/* written, unwritten: the output's */
 	char *stage;			/* formatted lines not yet given to out */
 	size_t stage_len;
-	uint64_t stage_lines;
+	uint64_t stage_lines;		/* ... and lines counted, not formatted */
 	struct capture_stage cap_stage;	/* packets not yet given to w.cap */
 	pid_t watch_tid;		/* set by the shard's self-check: its thread */
 	bool watch_seen;		/* ... whose exit record arrived */
