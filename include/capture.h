@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <stdio.h>
 #include <time.h>
@@ -22,9 +23,29 @@ struct capture_reader;
 int capture_open(const char *path, struct capture_writer **out);
 /* The file written (same-file checks); true if this run created it. */
 bool capture_identity(const struct capture_writer *w, dev_t *dev, ino_t *ino);
-/* Append one message (whole packets only: a short write is rolled back). */
-int capture_write(struct capture_writer *w, const void *msg, size_t len,
-		  const struct timespec *ts);
+
+/* Whole pcap records (header and message) staged by one writer thread (a
+ * collector owns one) and appended in one write per chunk: one syscall
+ * and one lock per chunk instead of per packet.  A chunk is all or
+ * nothing: a short write (disk full) is cut back off the file, and every
+ * packet in it is lost. */
+struct capture_stage {
+	unsigned char *buf;
+	size_t len, cap;
+	uint64_t packets;	/* whole packets in buf */
+};
+
+/* A stage of cap bytes; 0 or -ENOMEM. */
+int capture_stage_init(struct capture_stage *s, size_t cap);
+void capture_stage_free(struct capture_stage *s);
+/* Stage one message stamped ts (cut to CAPTURE_SNAPLEN), writing what is
+ * staged first when it would not fit; a message larger than the whole
+ * stage is written alone.  The number of packets lost on the way. */
+uint64_t capture_stage(struct capture_writer *w, struct capture_stage *s,
+		       const void *msg, size_t len, const struct timespec *ts);
+/* Append what is staged in one write and empty the stage; the number of
+ * packets lost (all of the chunk's, or 0). */
+uint64_t capture_flush(struct capture_writer *w, struct capture_stage *s);
 /* -errno of the last failed write, 0 once a write works again. */
 int capture_error(const struct capture_writer *w);
 void capture_close(struct capture_writer *w);

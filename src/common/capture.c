@@ -31,9 +31,7 @@ struct pcap_rec_hdr {
 
 struct capture_writer {
 	int fd;
-	/* Shards write from their own threads: the end-of-file offset and a
-	 * short write's cut-back must not interleave with another packet. */
-	pthread_mutex_t lock;
+	pthread_mutex_t lock;	/* one chunk at a time (write_whole) */
 	int last_err;		/* -errno of the last write, 0 if it worked */
 	bool created;		/* this run created the file */
 	dev_t dev;
@@ -127,29 +125,32 @@ static int set_error(struct capture_writer *w, int err)
 	return err;
 }
 
-int capture_write(struct capture_writer *w, const void *msg, size_t len,
-		  const struct timespec *ts)
+/* A pcap record header for len bytes of message stamped ts. */
+static struct pcap_rec_hdr rec_hdr(size_t len, const struct timespec *ts)
 {
 	struct pcap_rec_hdr h;
-	struct iovec iov[2];
-	size_t want;
+
+	h.ts_sec = (uint32_t)ts->tv_sec;
+	h.ts_usec = (uint32_t)(ts->tv_nsec / 1000);
+	h.incl_len = h.orig_len = (uint32_t)len;
+	return h;
+}
+
+/* One writev of whole packets with O_APPEND: a SIGKILL leaves whole
+ * packets; a short write (disk full) is cut back to where it began, so
+ * none of them is in the file.  0 when all `want` bytes were written. */
+static int write_whole(struct capture_writer *w, const struct iovec *iov,
+		       int iovcnt, size_t want)
+{
 	ssize_t n;
 	off_t before;
 	int r;
 
-	if (len > CAPTURE_SNAPLEN)
-		len = CAPTURE_SNAPLEN;
-	h.ts_sec = (uint32_t)ts->tv_sec;
-	h.ts_usec = (uint32_t)(ts->tv_nsec / 1000);
-	h.incl_len = h.orig_len = (uint32_t)len;
-	iov[0] = (struct iovec){ &h, sizeof(h) };
-	iov[1] = (struct iovec){ (void *)msg, len };
-	want = sizeof(h) + len;
-	/* One writev per packet with O_APPEND: a SIGKILL leaves whole
-	 * packets; a short write (disk full) is cut back off. */
+	/* Shards write from their own threads: the end-of-file offset and
+	 * the cut-back must not interleave with another shard's chunk. */
 	pthread_mutex_lock(&w->lock);
 	before = lseek(w->fd, 0, SEEK_END);
-	n = writev(w->fd, iov, 2);
+	n = writev(w->fd, iov, iovcnt);
 	if (n == (ssize_t)want)
 		r = 0;
 	else if (n >= 0 && before >= 0 && ftruncate(w->fd, before) < 0)
@@ -158,6 +159,65 @@ int capture_write(struct capture_writer *w, const void *msg, size_t len,
 		r = n < 0 ? -errno : -ENOSPC;
 	pthread_mutex_unlock(&w->lock);
 	return set_error(w, r);
+}
+
+/* A packet that does not fit an empty stage, written alone. */
+static int write_alone(struct capture_writer *w, const void *msg, size_t len,
+		       const struct timespec *ts)
+{
+	struct pcap_rec_hdr h = rec_hdr(len, ts);
+	struct iovec iov[2] = { { &h, sizeof(h) }, { (void *)msg, len } };
+
+	return write_whole(w, iov, 2, sizeof(h) + len);
+}
+
+int capture_stage_init(struct capture_stage *s, size_t cap)
+{
+	s->len = 0;
+	s->packets = 0;
+	s->cap = cap;
+	s->buf = malloc(cap);
+	return s->buf ? 0 : -ENOMEM;
+}
+
+void capture_stage_free(struct capture_stage *s)
+{
+	free(s->buf);
+	s->buf = NULL;
+	s->cap = s->len = 0;
+	s->packets = 0;
+}
+
+uint64_t capture_flush(struct capture_writer *w, struct capture_stage *s)
+{
+	struct iovec iov = { s->buf, s->len };
+	uint64_t lost = 0;
+
+	if (s->len && write_whole(w, &iov, 1, s->len) < 0)
+		lost = s->packets;	/* the whole chunk was cut back */
+	s->len = 0;
+	s->packets = 0;
+	return lost;
+}
+
+uint64_t capture_stage(struct capture_writer *w, struct capture_stage *s,
+		       const void *msg, size_t len, const struct timespec *ts)
+{
+	struct pcap_rec_hdr h;
+	uint64_t lost = 0;
+
+	if (len > CAPTURE_SNAPLEN)
+		len = CAPTURE_SNAPLEN;
+	if (s->len + sizeof(h) + len > s->cap)
+		lost = capture_flush(w, s);
+	if (sizeof(h) + len > s->cap)
+		return lost + (write_alone(w, msg, len, ts) < 0);
+	h = rec_hdr(len, ts);
+	memcpy(s->buf + s->len, &h, sizeof(h));
+	memcpy(s->buf + s->len + sizeof(h), msg, len);
+	s->len += sizeof(h) + len;
+	s->packets++;
+	return lost;
 }
 
 int capture_error(const struct capture_writer *w)

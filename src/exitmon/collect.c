@@ -14,6 +14,17 @@
 /* Staged output is pushed in chunks of about this size. */
 #define STAGE_PUSH (128 * 1024)
 #define STAGE_CAP (STAGE_PUSH + FORMAT_MAX_LINE)
+/* Captured packets are written in chunks of at most this size (a packet
+ * is at most CAPTURE_SNAPLEN, so one always fits an empty stage). */
+#define CAPTURE_STAGE_CAP (128 * 1024)
+
+int collector_capture_to(struct collector *c, struct capture_writer *cap)
+{
+	c->w.cap = cap;
+	if (!cap || c->cap_stage.buf)
+		return 0;
+	return capture_stage_init(&c->cap_stage, CAPTURE_STAGE_CAP);
+}
 
 int collector_init(struct collector *c, const struct collector_setup *w)
 {
@@ -22,18 +33,23 @@ int collector_init(struct collector *c, const struct collector_setup *w)
 	c->stage = malloc(STAGE_CAP);
 	c->stage_len = 0;
 	c->stage_lines = 0;
-	return c->stage ? 0 : -ENOMEM;
+	if (!c->stage)
+		return -ENOMEM;
+	return collector_capture_to(c, w->cap);
 }
 
 void collector_free(struct collector *c)
 {
 	free(c->stage);
 	c->stage = NULL;
+	capture_stage_free(&c->cap_stage);
 }
 
 void collector_push(struct collector *c)
 {
-	if (c->w.out && c->stage_len)
+	if (c->w.cap)
+		c->n.capture_errors += capture_flush(c->w.cap, &c->cap_stage);
+	if (c->w.out && c->stage_lines)
 		output_put(c->w.out, c->stage, c->stage_len, c->stage_lines);
 	c->stage_len = 0;
 	c->stage_lines = 0;
@@ -63,6 +79,12 @@ static void emit(struct collector *c, const struct exit_view *r,
 	c->n.matched++;
 	if (!c->w.out)
 		return;
+	/* The null device: counted as written, not formatted (the output
+	 * writes nothing for these lines). */
+	if (output_discards(c->w.out)) {
+		c->stage_lines++;
+		return;
+	}
 	/* Format from the kernel's bytes straight into the stage: no
 	 * normalised record, no copy per record. */
 	n = format_view_cols(c->w.out->fmt, c->w.out->cols, r,
@@ -146,8 +168,8 @@ static void capture(struct collector *c, const void *msg, size_t len)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	if (capture_write(c->w.cap, msg, len, &ts) < 0)
-		c->n.capture_errors++;
+	c->n.capture_errors += capture_stage(c->w.cap, &c->cap_stage, msg,
+					     len, &ts);
 }
 
 void collector_datagram(void *arg, const void *msg, size_t len, int flags)

@@ -8,12 +8,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "capture.h"
 #include "filter.h"
 #include "format.h"
 #include "mon_counters.h"
 #include "output.h"
-
-struct capture_writer;
 
 /* What a collector is wired to: built once (monitor.c) for live shards
  * and replay alike. */
@@ -31,7 +30,8 @@ struct collector {
 	struct mon_counters n;		/* written, unwritten: the output's */
 	char *stage;			/* formatted lines not yet given to out */
 	size_t stage_len;
-	uint64_t stage_lines;
+	uint64_t stage_lines;		/* ... and lines counted, not formatted */
+	struct capture_stage cap_stage;	/* packets not yet given to w.cap */
 	pid_t watch_tid;		/* set by the shard's self-check: its thread */
 	bool watch_seen;		/* ... whose exit record arrived */
 	uint16_t last_version;		/* struct version of the last pid record */
@@ -42,10 +42,14 @@ struct collector {
 void collector_datagram(void *collector, const void *msg, size_t len,
 			int flags);
 bool collector_done(const struct collector *c);
-/* Wire the collector and allocate its staging buffer; 0 or -ENOMEM. */
+/* Wire the collector and allocate its staging buffers; 0 or -ENOMEM. */
 int collector_init(struct collector *c, const struct collector_setup *w);
+/* Capture to cap from now on (opened after the collector); 0 or -ENOMEM. */
+int collector_capture_to(struct collector *c, struct capture_writer *cap);
 void collector_free(struct collector *c);
-/* Give the staged lines to the output (as one uninterleaved chunk). */
+/* Give the staged packets to the capture and the staged lines to the
+ * output (each as one uninterleaved chunk): at the end of every receive
+ * batch, so both are on disk as promptly. */
 void collector_push(struct collector *c);
 
 #endif

@@ -57,8 +57,11 @@ int mon_open_sinks(struct mon *m)
 			"capture; choose a new file" : safe_strerror(-r));
 		return EXIT_OUTPUT;
 	}
-	for (i = 0; i < m->n_opened; i++)
-		m->shards[i].col.w.cap = m->cap;	/* opened after the shards */
+	for (i = 0; i < m->n_opened; i++)	/* opened after the shards */
+		if (collector_capture_to(&m->shards[i].col, m->cap) < 0) {
+			warnmsg("out of memory");
+			return EXIT_RUNTIME;
+		}
 	if ((r = paths_distinct(cfg)))
 		return r;
 	m->out_open = true;	/* set up even when the open fails */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "safeopen.h"
@@ -85,6 +86,9 @@ static int setup_fd(struct output *o, int fd)
 	if (fstat(o->fd, &st) < 0)
 		return -errno;
 	o->regular = S_ISREG(st.st_mode);
+	/* Read by the collectors without the lock (a reopen may change it). */
+	__atomic_store_n(&o->null_device, S_ISCHR(st.st_mode) &&
+			 st.st_rdev == makedev(1, 3), __ATOMIC_RELAXED);
 	o->dev = st.st_dev;
 	o->ino = st.st_ino;
 	if (o->regular && o->path && st.st_size > 0) {
@@ -100,7 +104,7 @@ static int setup_fd(struct output *o, int fd)
 		    fcntl(o->fd, F_SETFL, fl | O_NONBLOCK) == 0)
 			o->nonblock_set = true;
 	}
-	if (!o->regular || st.st_size == 0) {
+	if ((!o->regular || st.st_size == 0) && !o->null_device) {
 		char hdr[FORMAT_MAX_LINE];
 		size_t n = format_header_cols(o->fmt, o->cols, hdr, sizeof(hdr));
 
@@ -323,10 +327,17 @@ static void put_direct(struct output *o, const char *buf, size_t len,
 	queue(o, buf + done, len - done, lines - whole);
 }
 
+bool output_discards(const struct output *o)
+{
+	return __atomic_load_n(&o->null_device, __ATOMIC_RELAXED);
+}
+
 void output_put(struct output *o, const char *buf, size_t len, uint64_t lines)
 {
 	pthread_mutex_lock(&o->lock);
-	if (o->len == 0) {
+	if (o->null_device) {
+		count_written(o, lines);	/* the null device takes them all */
+	} else if (o->len == 0) {
 		put_direct(o, buf, len, lines);
 	} else {
 		queue(o, buf, len, lines);

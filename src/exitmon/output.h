@@ -19,6 +19,7 @@ struct output {
 	int fd;
 	bool regular;		/* a regular file: partial lines can be cut */
 	bool nonblock_set;	/* we set O_NONBLOCK on a pipe; undo at close */
+	bool null_device;	/* /dev/null: lines are counted, never written */
 	enum out_format fmt;
 	const struct format_cols *cols;	/* NULL: every column */
 	char *buf;
@@ -42,6 +43,10 @@ int output_open(struct output *o, const char *path, enum out_format fmt,
 /* Queue `lines` whole lines (buf ends in '\n') and write them; safe to
  * call from several threads: a chunk is never interleaved with another. */
 void output_put(struct output *o, const char *buf, size_t len, uint64_t lines);
+/* Whether the output is the null device (-o /dev/null, or standard output
+ * sent there): then the lines given to output_put are counted as written
+ * and need not be formatted at all (their bytes are ignored). */
+bool output_discards(const struct output *o);
 /* Count `lines` records that could not even be queued. */
 void output_lost(struct output *o, uint64_t lines);
 /* The current hard write error (-errno), or 0 when writing works. */

@@ -30,6 +30,17 @@ for fmt in text jsonl; do
 	"$EXITMON" --replay "$T/cap.pcap" -f $fmt --comm "$TAG" > "$T/rep.$fmt" 2>/dev/null
 	check "replay -f $fmt: 5 records" [ "$(grep -c "$TAG" "$T/rep.$fmt")" -eq 5 ]
 done
+# Thousands of records: the capture is written in many chunks, one at the
+# end of each receive batch, and replays to the very same CSV.
+start_exitmon many -f csv --comm "${TAG}m" --capture "$T/many.pcap" || nok "collector ready"
+"$EXITGEN" --shape thread --workers 2 --rate max --count 3000 --tag "${TAG}m" -q
+sleep 0.3
+stop_exitmon
+"$EXITMON" --replay "$T/many.pcap" -f csv --comm "${TAG}m" > "$T/many.rep" 2>/dev/null
+diag "live: $(kv "$T/many.sum" matched) of 3000 matched, $(kv "$T/many.sum" dropped) dropped"
+check "records live, no capture error" \
+	[ "$(kv "$T/many.sum" matched)" -gt 0 -a "$(kv "$T/many.sum" capture_errors)" -eq 0 ]
+check "the capture of thousands replays to the same CSV" cmp -s "$T/many.out" "$T/many.rep"
 # A capture cut off mid-packet (collector killed) still replays.
 head -c -7 "$T/cap.pcap" > "$T/cut.pcap"
 "$EXITMON" --replay "$T/cut.pcap" -f csv > /dev/null 2>"$T/cut.err"; rc=$?

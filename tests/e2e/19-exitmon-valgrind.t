@@ -27,7 +27,8 @@ check "live run under valgrind: no errors or leaks (exit $rc)" [ $rc -eq 0 ]
 check "live run under valgrind: 22 records" [ "$(kv "$T/vg.sum" matched)" -eq 22 ]
 
 for fmt in text csv jsonl; do
-	$VG "$EXITMON" --replay "$T/vg.pcap" -f $fmt > /dev/null 2>"$T/rp.err"; rc=$?
+	# to a file: /dev/null would skip the formatting
+	$VG "$EXITMON" --replay "$T/vg.pcap" -f $fmt > "$T/rp.$fmt" 2>"$T/rp.err"; rc=$?
 	check "replay -f $fmt under valgrind: clean (exit $rc)" [ $rc -eq 0 ]
 	[ $rc -eq 0 ] || sed 's/^/# /' "$T/rp.err" | head -20
 done

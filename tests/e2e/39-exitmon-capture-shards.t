@@ -27,7 +27,7 @@ check "the disk filled: capture errors counted" [ "$errs" -gt 0 ]
 "$EXITMON" --replay "$T/small/c.pcap" -o /dev/null --summary "$T/r.sum" 2>"$T/r.err"; rc=$?
 check "the capture replays (exit $rc)" [ "$rc" -eq 0 ]
 check "no partial or malformed packet in the capture" \
-	[ "$(kv "$T/r.sum" truncated)" -eq 0 ] && [ "$(kv "$T/r.sum" malformed)" -eq 0 ]
+	[ "$(kv "$T/r.sum" truncated)" -eq 0 -a "$(kv "$T/r.sum" malformed)" -eq 0 ]
 check "messages captured + capture errors = messages received" \
 	[ $(( $(kv "$T/r.sum" records_pid) + errs )) -eq "$recs" ]
 done_testing

@@ -192,7 +192,8 @@ fuzz-smoke: $(FUZZ_SMOKE_BINS)
 	$(Q)grep -E '^(stat::number_of_executed_units|Done)' \
 	  $(SAN_B)/fuzz/smoke-walk.log | sed 's/^/fuzz-smoke (walk vs nla_parse): /'
 
-# exitmon itself under the sanitizers, replaying a real capture.
+# exitmon itself under the sanitizers, replaying a real capture (to files:
+# output to /dev/null is not formatted).
 $(SAN_B)/exitmon: $(SAN_B)/src/exitmon/exitmon_main.o $(SAN_B)/libexitmon.a
 	@$(if $(Q),echo "  LD-SAN  $@")
 	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(SAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
@@ -207,7 +208,7 @@ sanitize: $(SANITIZE_BINS)
 	$(Q)$(FUZZ_ENV) $(SAN_B)/fuzz/replay_walk tests/fuzz/regress tests/fuzz/corpus
 	$(Q)set -e; for f in text csv jsonl; do echo "== exitmon --replay -f $$f (ASan, UBSan)"; \
 	  $(FUZZ_ENV) $(SAN_B)/exitmon --replay tests/data/real-v16.pcap -f $$f \
-	    --summary $(SAN_B)/replay.sum > /dev/null; done
+	    --summary $(SAN_B)/replay.sum > $(SAN_B)/replay.$$f; done
 
 $(SAN_B)/fuzz/mkseeds: tests/fuzz/mkseeds.c tests/unit/tsbuild.h include/record.h
 	@mkdir -p $(dir $@)
