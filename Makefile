@@ -64,6 +64,8 @@ LIB_SRCS    := $(COMMON_SRCS) $(filter-out $(MAIN_SRCS),\
 TEST_INC    := $(addprefix -I,$(PROG_DIRS))
 UNIT_SRCS   := $(wildcard tests/unit/test_*.c)
 UNIT_BINS   := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
+# Kept (not deleted as intermediate): check-build makes them, check reuses them.
+.SECONDARY: $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%.o)
 MANPAGES    := man/exitmon.8 man/exitprobe.8 man/exitgen.1 man/exitsweep.1 \
                man/exitstat.1
 
