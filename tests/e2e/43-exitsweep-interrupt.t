@@ -26,7 +26,7 @@ check "interrupted sweep: killed by SIGINT (status 130)" [ $rc -eq 130 ]
 [ $rc -eq 130 ] || sed 's/^/# /' "$T/i.err"
 N=$(sed -n 's/.*interrupted by signal 2 after \([0-9]*\) of 16 runs.*/\1/p' "$T/i.err")
 check "interrupted sweep: says so on stderr, after 3 to 15 of 16 runs" \
-	[ -n "$N" ] && [ "$N" -ge 3 ] && [ "$N" -lt 16 ]
+	in_range "$N" 3 15
 check "interrupted sweep: the report says partial" grep -q "^$N of 16 runs in .*INTERRUPTED: partial results" "$T/i.out"
 check "interrupted sweep: no gnuplot error" sh -c "! grep -qi 'gnuplot\|range is invalid' '$T/i.err'"
 check "interrupted sweep: scratch directory removed" [ -z "$(ls -A "$T/tmp")" ]

@@ -90,7 +90,7 @@ check "declared: >= 99% of exits met a listener ($(share "$f" exits_listener)%)"
 check "declared: class counts add up" consistent "$f"
 lns=$(kv "$f" ns_per_exit_tgid_off_listener | cut -d. -f1)
 check "declared: listener class costs 300 ns to 50 us per exit (${lns} ns)" \
-	[ -n "$lns" ] && [ "$lns" -ge 300 ] && [ "$lns" -le 50000 ]
+	in_range "$lns" 300 50000
 
 # 3. A second exitmon, not declared: foreign.
 MON1=$MON_PID

@@ -25,6 +25,9 @@ check() { # check DESCRIPTION COMMAND...
 	if "$@"; then ok "$d"; else nok "$d"; fi
 }
 diag() { echo "# $*"; }
+# in_range VALUE LO HI: VALUE is an integer from LO to HI (for check, which
+# runs one command: `check D [ a ] && [ b ]` would test only the first).
+in_range() { [ -n "$1" ] && [ "$1" -ge "$2" ] 2>/dev/null && [ "$1" -le "$3" ]; }
 done_testing() { echo "1..$_n"; [ "$_fail" -eq 0 ]; exit $?; }
 
 skip_all() { echo "1..0 # SKIP $*"; exit 77; }
