@@ -66,8 +66,9 @@ int mon_open_sinks(struct mon *m)
 		return r;
 	m->out_open = true;	/* set up even when the open fails */
 	if ((r = output_open(&m->out, cfg->output, cfg->fmt, cfg->cols)) < 0) {
-		warnmsg("cannot open output %s: %s; choose a writable file with -o",
-			cfg->output ? cfg->output : "(stdout)", safe_strerror(-r));
+		warnmsg("cannot open output %s: %s%s", cfg->output ? cfg->output :
+			"(stdout)", output_strerror(-r), r == -OUTPUT_EOTHERCOLS ?
+			"" : "; choose a writable file with -o");
 		return EXIT_OUTPUT;
 	}
 	if (m->out.repaired)

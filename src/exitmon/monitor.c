@@ -162,7 +162,7 @@ static void tick(struct mon *m, double now)
 		mon_reopen = 0;
 		if ((r = output_reopen(&m->out, &lost)) < 0)
 			warnmsg("cannot reopen %s: %s; still writing to the file "
-				"opened before", cfg->output, safe_strerror(-r));
+				"opened before", cfg->output, output_strerror(-r));
 		if (lost)
 			warn_deleted(m, lost);
 	}

@@ -116,13 +116,58 @@ static int setup_fd(struct output *o, int fd)
 	return 0;
 }
 
+/* Appending rows of other columns to a file would leave its header
+ * describing only some of them: a non-empty file must begin with this
+ * run's header (JSON lines: with a JSON object).  A first line cut short
+ * (no newline yet) is left to repair_tail. */
+static int check_header(const struct output *o, int fd)
+{
+	char hdr[FORMAT_MAX_LINE], got[FORMAT_MAX_LINE], self[64];
+	size_t n = format_header_cols(o->fmt, o->cols, hdr, sizeof(hdr));
+	struct stat st;
+	ssize_t k;
+	int rfd;
+
+	if (n >= sizeof(hdr) || fstat(fd, &st) < 0 ||
+	    !S_ISREG(st.st_mode) || st.st_size == 0)
+		return 0;
+	if (n == 0) {	/* JSON lines: every record names its columns */
+		hdr[0] = '{';
+		n = 1;
+	}
+	/* Ours is write-only: read the same file through /proc. */
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	if ((rfd = open(self, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	k = pread(rfd, got, n, 0);
+	close(rfd);
+	if (k == (ssize_t)n && memcmp(got, hdr, n) == 0)
+		return 0;
+	if (k >= 0 && (size_t)k < n && !memchr(got, '\n', (size_t)k))
+		return 0;
+	return -OUTPUT_EOTHERCOLS;
+}
+
 static int open_fd(struct output *o)
 {
-	int fd = STDOUT_FILENO;
+	int fd = STDOUT_FILENO, r;
 
 	if (o->path && (fd = open_path(o, &o->created)) < 0)
 		return fd;
+	if (o->path && (r = check_header(o, fd)) < 0) {
+		close(fd);
+		return r;
+	}
 	return setup_fd(o, fd);
+}
+
+const char *output_strerror(int err)
+{
+	if (err == OUTPUT_EOTHERCOLS)
+		return "it holds records of other columns (its first line is not "
+		       "this run's header): append with the same -f and -F, or "
+		       "write to a new file";
+	return safe_strerror(err);
 }
 
 int output_open(struct output *o, const char *path, enum out_format fmt,
@@ -415,7 +460,9 @@ int output_reopen(struct output *o, uint64_t *lost)
 	flush_locked(o);
 	if (o->path) {
 		fd = open_path(o, &created);
-		if (fd < 0) {
+		if (fd >= 0 && (r = check_header(o, fd)) < 0) {
+			close(fd);
+		} else if (fd < 0) {
 			r = fd;
 		} else {
 			*lost = account_deleted(o);

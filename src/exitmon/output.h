@@ -36,6 +36,12 @@ struct output {
 	uint64_t deleted_lost;	/* written to files deleted while open */
 };
 
+/* Refused by output_open and output_reopen (negated): the file to append
+ * to begins with another header.  output_strerror() explains it. */
+#define OUTPUT_EOTHERCOLS 4200
+
+/* safe_strerror() that also knows OUTPUT_EOTHERCOLS. */
+const char *output_strerror(int err);
 /* Opens (append) or uses stdout; writes the format's header (of the
  * columns cols, NULL: all) to an empty file or to stdout.  0 or -errno. */
 int output_open(struct output *o, const char *path, enum out_format fmt,

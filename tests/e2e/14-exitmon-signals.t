@@ -30,6 +30,19 @@ check "final line reports loss figures" grep -q "done:.*dropped" "$T/rot.err"
 check "pid file removed at exit" [ ! -e "$T/rot.pid" ]
 check "summary written" [ "$(kv "$T/rot.sum" matched)" -eq 7 ]
 
+# SIGHUP onto a file of other columns: refused, said, writing goes on in
+# the file opened before.
+start_exitmon hup -f csv --comm "$TAG" || nok "collector ready"
+"$bin"; sleep 0.2
+mv "$T/hup.out" "$T/hup.out.1"
+printf 'pid,comm\n1,init\n' > "$T/hup.out"
+kill -HUP "$MON_PID"; sleep 0.2
+"$bin"; "$bin"; sleep 0.2
+stop_exitmon
+check "SIGHUP onto other columns: said" grep -q "cannot reopen.*other columns.*still writing" "$T/hup.err"
+check "... that file untouched" [ "$(cat "$T/hup.out")" = "$(printf 'pid,comm\n1,init')" ]
+check "... all 3 records in the file opened before" [ "$(grep -c ",$TAG," "$T/hup.out.1")" -eq 3 ]
+
 # --count stops by itself after N matching records.
 "$EXITMON" --comm "$TAG" --count 5 -f csv -o "$T/cnt.out" --summary "$T/cnt.sum" \
 	--pidfile "$T/cnt.pid" 2>"$T/cnt.err" &

@@ -20,6 +20,25 @@ check "start time within 5 s of now" awk -v s="$st" -v n="$now" 'BEGIN { exit !(
 check "receive buffer in whole bytes" grep -Eq '^exitmon_receive_buffer_bytes [0-9]+$' "$T/m.prom"
 check "no exponent anywhere" sh -c "! grep -v '^#' '$T/m.prom' | grep -q 'e[+-]'"
 
+# Appending records to a file that holds other columns, or another format:
+# refused before anything is written (a header must describe every row).
+REAL=$(dirname "$0")/../data/real-v16.pcap
+"$EXITMON" --replay "$REAL" -f csv -o "$T/two.csv" -F pid,comm --count 2 2>/dev/null
+cp "$T/two.csv" "$T/two.orig"
+for opts in "-f csv" "-f csv -F comm,pid" "-f jsonl" "-f text"; do
+	"$EXITMON" --replay "$REAL" $opts -o "$T/two.csv" --count 2 2> "$T/cols.err"; rc=$?
+	check "append $opts to a pid,comm CSV: exit 8 (got $rc), untouched, said" \
+		sh -c "[ $rc -eq 8 ] && cmp -s '$T/two.csv' '$T/two.orig' && grep -q 'other columns' '$T/cols.err'"
+done
+"$EXITMON" --replay "$REAL" -f csv -F pid,comm -o "$T/two.csv" --count 2 2>/dev/null; rc=$?
+check "append the same columns: exit 0 (got $rc), one header, 4 rows" \
+	sh -c "[ $rc -eq 0 ] && [ \$(grep -c '^pid,comm\$' '$T/two.csv') = 1 ] && [ \$(wc -l < '$T/two.csv') = 5 ]"
+"$EXITMON" --replay "$REAL" -f jsonl -o "$T/two.jsonl" --count 2 2>/dev/null
+"$EXITMON" --replay "$REAL" -f jsonl -F pid -o "$T/two.jsonl" --count 2 2>/dev/null; rc=$?
+check "JSON lines append JSON lines of other columns (exit $rc)" [ $rc -eq 0 ]
+"$EXITMON" --replay "$REAL" -f csv -o "$T/two.jsonl" --count 2 2>/dev/null; rc=$?
+check "CSV onto JSON lines: exit 8 (got $rc)" [ $rc -eq 8 ]
+
 # --capture onto a file that is not a netlink pcap.
 printf 'type,pid\npid,1\n' > "$T/data.csv"; cp "$T/data.csv" "$T/data.orig"
 "$EXITMON" --capture "$T/data.csv" -o /dev/null --duration 0.3 2> "$T/e1"; rc=$?
