@@ -5,7 +5,9 @@
 #include "clock.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "capture.h"
 #include "log.h"
@@ -77,8 +79,27 @@ static int replay_run(struct mon *m, struct capture_reader *rd)
 	return status;
 }
 
+/* Why a file is not a capture this exitmon replays, in words. */
+static const char *not_a_capture(const char *path, char *buf, size_t cap)
+{
+	unsigned char head[24];
+	const char *what;
+	ssize_t n = -1;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		n = read(fd, head, sizeof(head));
+		close(fd);
+	}
+	what = n > 0 ? capture_sniff(head, (size_t)n, buf, cap) : NULL;
+	return what && *what ? what : "not a pcap file (exitmon --capture "
+	       "writes a pcap of netlink messages)";
+}
+
 int mon_replay(const struct mon_config *cfg)
 {
+	char why[160];
+
 	struct capture_reader *rd;
 	struct mon m;
 	int r, status;
@@ -87,7 +108,8 @@ int mon_replay(const struct mon_config *cfg)
 	m.cfg = cfg;
 	if ((r = capture_read_open(cfg->replay, &rd)) < 0) {
 		warnmsg("cannot read capture %s: %s", cfg->replay,
-			r == -EINVAL ? "not a netlink pcap capture" : strerror(-r));
+			r == -EINVAL ? not_a_capture(cfg->replay, why, sizeof(why)) :
+			strerror(-r));
 		return EXIT_USAGE;
 	}
 	if ((status = mon_open_sinks(&m)) == 0)

@@ -39,6 +39,16 @@ check "JSON lines append JSON lines of other columns (exit $rc)" [ $rc -eq 0 ]
 "$EXITMON" --replay "$REAL" -f csv -o "$T/two.jsonl" --count 2 2>/dev/null; rc=$?
 check "CSV onto JSON lines: exit 8 (got $rc)" [ $rc -eq 8 ]
 
+# --replay of what is not a capture says what it is.
+printf 'type,pid\n' > "$T/notcap.csv"
+printf '\n\r\r\n01234567890123456789' > "$T/ng.pcapng"
+python3 -c 'import struct,sys; sys.stdout.buffer.write(struct.pack(">IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 253))' > "$T/be.pcap"
+for f in "notcap.csv:not a pcap file" "ng.pcapng:a pcapng file.*editcap" "be.pcap:big-endian pcap"; do
+	"$EXITMON" --replay "$T/${f%%:*}" -o /dev/null 2> "$T/nc.err"; rc=$?
+	check "--replay ${f%%:*}: exit 2 (got $rc), says ${f#*:}" \
+		sh -c "[ $rc -eq 2 ] && grep -q 'cannot read capture.*${f#*:}' '$T/nc.err'"
+done
+
 # --capture onto a file that is not a netlink pcap.
 printf 'type,pid\npid,1\n' > "$T/data.csv"; cp "$T/data.csv" "$T/data.orig"
 "$EXITMON" --capture "$T/data.csv" -o /dev/null --duration 0.3 2> "$T/e1"; rc=$?
