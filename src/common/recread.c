@@ -133,6 +133,8 @@ int recread_set_number(unsigned c, const char *s, size_t n,
 {
 	uint64_t v;
 
+	if (recread_cols[c].kind == C_TGID)
+		ids->tgid_column = true;
 	if (n == 0)
 		return 0;	/* absent */
 	if (recread_cols[c].kind == C_NICE)
@@ -185,7 +187,9 @@ int recread_finish(struct exit_record *r, const struct recread_ids *ids)
 		if (ids->have_tgid)
 			rec_set(r, F_TGID, ids->tgid);
 	} else {
-		if (!ids->have_tgid)
+		/* exitmon -F without tgid writes tgid rows with no id: read
+		 * as id 0; an empty tgid where the column is, is broken. */
+		if (!ids->have_tgid && ids->tgid_column)
 			return -EBADMSG;
 		r->id = (uint32_t)ids->tgid;
 		if (ids->have_pid)

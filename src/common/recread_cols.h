@@ -32,6 +32,7 @@ extern const struct recread_col recread_cols[RECREAD_NCOLS];
 struct recread_ids {
 	uint64_t pid, tgid;
 	bool have_pid, have_tgid, have_type;
+	bool tgid_column;	/* the row has a tgid column, even if empty */
 };
 
 /* Our column named s (n bytes), or MAP_UNKNOWN. */

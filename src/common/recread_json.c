@@ -183,8 +183,10 @@ static int json_value(struct jcur *j, int c, struct recread_ids *ids,
 	n = (size_t)(j->p - s);
 	if (n == 0)
 		return -EBADMSG;
-	if (c < 0 || (n == 4 && memcmp(s, "null", 4) == 0))
+	if (c < 0)
 		return 0;
+	if (n == 4 && memcmp(s, "null", 4) == 0)	/* absent */
+		return recread_set_number((unsigned)c, s, 0, ids, r);
 	if (recread_cols[c].kind == C_TYPE || recread_cols[c].kind == C_COMM)
 		return -EBADMSG;
 	return recread_set_number((unsigned)c, s, n, ids, r);

@@ -245,4 +245,11 @@ check "a -F subset: the missing columns named once" \
 	eval '[ "$(grep -c "columns the figures need are missing (uid, .*utime_us, stime_us" sub.err)" -eq 1 ]'
 check "a -F subset: cpu_us and elapsed_us are 0 in every row" \
 	awk -F, 'NR > 1 && ($4 != 0 || $6 != 0) { bad = 1 } END { exit bad }' sub.sum
+# Without the tgid column, tgid rows carry no id: records, not malformed.
+for f in csv jsonl; do
+	"$EXITMON" --replay "$D/real-v16.pcap" -f $f -F type,pid,comm -o "notgid.$f" 2>/dev/null
+	"$EXITSTAT" "notgid.$f" >/dev/null 2>notgid.err; rc=$?
+	check "-f $f -F type,pid,comm: exit 0 (got $rc), 6 tgid rows read, none malformed" \
+		sh -c "[ $rc -eq 0 ] && grep -q '6 tgid rows not summed' notgid.err && ! grep -q malformed notgid.err"
+done
 done_testing

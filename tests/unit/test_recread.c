@@ -173,6 +173,28 @@ static void test_csv_malformed(void **state)
 	assert_int_equal(r.comm_len, 0);
 }
 
+/* exitmon -F type,pid,comm: its tgid rows carry no id (pid is 0), and
+ * are records, not malformed lines; an empty tgid where the column is
+ * stays malformed (above). */
+static void test_tgid_rows_without_tgid_column(void **state)
+{
+	static const char h[] = "type,pid,comm";
+	static const char js[] = "{\"type\":\"tgid\",\"pid\":0,\"comm\":\"\"}";
+	struct recread rr;
+	struct exit_record r;
+
+	(void)state;
+	recread_init(&rr);
+	assert_int_equal(recread_csv_header(&rr, h, strlen(h)), 0);
+	assert_int_equal(recread_csv(&rr, "tgid,0,", 7, &r), 0);
+	assert_int_equal(r.type, REC_TGID);
+	assert_int_equal(r.id, 0);
+	recread_init(&rr);
+	assert_int_equal(recread_json(&rr, js, strlen(js), &r), 0);
+	assert_int_equal(r.type, REC_TGID);
+	assert_int_equal(recread_json(&rr, "{\"type\":\"tgid\",\"pid\":0,\"tgid\":null}", 35, &r), -EBADMSG);
+}
+
 static void test_json_malformed(void **state)
 {
 	static const char *const bad[] = {
@@ -390,6 +412,7 @@ int main(void)
 		cmocka_unit_test(test_json_roundtrip),
 		cmocka_unit_test(test_csv_header_by_name),
 		cmocka_unit_test(test_csv_malformed),
+		cmocka_unit_test(test_tgid_rows_without_tgid_column),
 		cmocka_unit_test(test_json_malformed),
 		cmocka_unit_test(test_json_unknown_values),
 		cmocka_unit_test(test_duplicates),
