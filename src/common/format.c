@@ -65,9 +65,12 @@ _Static_assert(COL__COUNT <= FORMAT_MAX_COLS, "FORMAT_MAX_COLS too small");
  * and the writers below need no per-byte bounds checks.  Every value is at
  * most 20 digits ("null" and "-" are shorter); comm is at most
  * TS_COMM_LEN bytes of up to 6 output bytes each (\u00XX); text pads to
- * <= 16. */
+ * <= 16.  Some writers store whole words and keep part of them: SLACK
+ * bytes past a line's end may be written (and are overwritten by what
+ * follows). */
 #define MAX_NAME 28
 #define MAX_VALUE 20
+#define SLACK 32
 #define COL_CHECK(nm, kind, field, tw) \
 	_Static_assert(sizeof(#nm) - 1 <= MAX_NAME, "column name too long"); \
 	_Static_assert((tw) <= 16 && (unsigned)(field) < F__COUNT, #nm);
@@ -75,7 +78,7 @@ COLUMNS(COL_CHECK)
 #define COL_COUNT_ONE(nm, kind, field, tw) + 1
 #define NCOLS_CONST (0 COLUMNS(COL_COUNT_ONE))
 #define LINE_BOUND (NCOLS_CONST * (MAX_NAME + 4 + MAX_VALUE + 16) + \
-		    6 * TS_COMM_LEN + 8)
+		    6 * TS_COMM_LEN + 8 + SLACK)
 _Static_assert(LINE_BOUND < FORMAT_MAX_LINE, "FORMAT_MAX_LINE too small");
 
 int format_from_name(const char *name, enum out_format *out)
@@ -112,88 +115,118 @@ static const char digit_pairs[201] =
 	"50515253545556575859606162636465666768697071727374"
 	"75767778798081828384858687888990919293949596979899";
 
-/* Decimal digits of v (v > 0): from its bit length, log10(2) ~ 1233/4096
- * gives the count or one less, and one comparison settles which. */
-static unsigned count_digits(uint64_t v)
+/* A word stored as bytes in memory, lowest byte first, whatever the
+ * machine's byte order. */
+static inline void store_le64(char *p, uint64_t x)
 {
-	static const uint64_t pow10[20] = {
-		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
-		10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
-		100000000000ull, 1000000000000ull, 10000000000000ull,
-		100000000000000ull, 1000000000000000ull, 10000000000000000ull,
-		100000000000000000ull, 1000000000000000000ull,
-		10000000000000000000ull,
-	};
-	unsigned n = (unsigned)(64 - __builtin_clzll(v)) * 1233 >> 12;
-
-	return n + (v >= pow10[n]);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	memcpy(p, &x, 8);
 }
 
-/* Write the n digits of v ending at q (back to front, two per division).
- * 32-bit arithmetic where it fits: most values do, and a 32-bit division
- * by a constant is a cheaper multiply than a 64-bit one. */
-static void put_digits32(char *q, uint32_t v)
+static inline void store_le16(char *p, uint16_t x)
 {
-	while (v >= 100) {
-		uint32_t d = v / 100, i = (v - d * 100) * 2;
-
-		v = d;
-		q -= 2;
-		q[0] = digit_pairs[i];
-		q[1] = digit_pairs[i + 1];
-	}
-	if (v >= 10) {
-		q[-2] = digit_pairs[v * 2];
-		q[-1] = digit_pairs[v * 2 + 1];
-	} else {
-		q[-1] = (char)('0' + v);
-	}
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap16(x);
+#endif
+	memcpy(p, &x, 2);
 }
 
-/* v >= 100 in decimal. */
+/* The 8 decimal digits of v < 10^8 (leading zeros included) as the bytes
+ * 0..9 of one word, the first digit in the lowest byte.  Each step splits
+ * every lane into two lanes of half the width (quotient low, remainder
+ * high) by 10^4, 10^2 and 10, all lanes at once: the divisions are a
+ * multiply and a shift that are exact over the lane's range (x < 10^4:
+ * x * 10486 >> 20; x < 100: x * 103 >> 10) and whose products stay inside
+ * their lane. */
+static inline uint64_t digit_lanes8(uint32_t v)
+{
+	uint64_t x = v / 10000 | (uint64_t)(v % 10000) << 32;
+	uint64_t q = (x * 10486 >> 20) & 0x0000007f0000007full;
+
+	x = q | (x - q * 100) << 16;
+	q = (x * 103 >> 10) & 0x000f000f000f000full;
+	return q | (x - q * 10) << 8;
+}
+
+/* 0 < v < 10^8 in decimal: 8 bytes are written, the digits' count is
+ * kept (the leading zero lanes dropped; their count from the lowest set
+ * bit). */
+static char *put_u32_short(char *p, uint32_t v)
+{
+	uint64_t x = digit_lanes8(v);
+	unsigned zeros = (unsigned)__builtin_ctzll(x) / 8;
+
+	store_le64(p, (x >> (8 * zeros)) | 0x3030303030303030ull);
+	return p + 8 - zeros;
+}
+
+/* Exactly 8 digits of v < 10^8. */
+static char *put_8_digits(char *p, uint32_t v)
+{
+	store_le64(p, digit_lanes8(v) | 0x3030303030303030ull);
+	return p + 8;
+}
+
+/* v >= 100 in decimal, in chunks of 8 digits: at most 8 bytes past the
+ * digits are overwritten (the line bound leaves room for them). */
 static char *put_u64_long(char *p, uint64_t v)
 {
-	unsigned n = count_digits(v);
-	char *q = p + n;
+	uint64_t hi;
 
-	while (v > UINT32_MAX) {
-		uint64_t d = v / 100;
-		unsigned i = (unsigned)(v - d * 100) * 2;
-
-		v = d;
-		q -= 2;
-		q[0] = digit_pairs[i];
-		q[1] = digit_pairs[i + 1];
-	}
-	put_digits32(q, (uint32_t)v);
-	return p + n;
+	if (v < 100000000)
+		return put_u32_short(p, (uint32_t)v);
+	hi = v / 100000000;
+	if (hi < 100000000)
+		p = put_u32_short(p, (uint32_t)hi);
+	else
+		p = put_8_digits(put_u32_short(p, (uint32_t)(hi / 100000000)),
+				 (uint32_t)(hi % 100000000));
+	return put_8_digits(p, (uint32_t)(v % 100000000));
 }
 
-/* Append v in decimal.  Inlined at every column: most fields of most
- * records are one or two digits (often 0). */
-static inline __attribute__((always_inline)) char *put_u64(char *p, uint64_t v)
+/* Append v in decimal, then the separator sep (none when 0: the
+ * separator is a constant at every call, so the test folds away).
+ * Inlined at every column: most fields of most records are one digit
+ * (often 0), which is then two stores. */
+static inline __attribute__((always_inline)) char *put_u64_sep(char *p,
+							       uint64_t v,
+							       char sep)
 {
-	if (v < 10) {
-		*p = (char)('0' + v);
-		return p + 1;
+	if (__builtin_expect(v < 10, 1)) {
+		if (!sep) {
+			*p = (char)('0' + v);
+			return p + 1;
+		}
+		store_le16(p, (uint16_t)('0' + v + ((unsigned)sep << 8)));
+		return p + 2;
 	}
 	if (v < 100) {
 		memcpy(p, digit_pairs + 2 * v, 2);
-		return p + 2;
+		p[2] = sep;
+		return p + 2 + (sep != 0);
 	}
-	return put_u64_long(p, v);
+	p = put_u64_long(p, v);
+	*p = sep;
+	return p + (sep != 0);
+}
+
+static inline __attribute__((always_inline)) char *put_u64(char *p, uint64_t v)
+{
+	return put_u64_sep(p, v, 0);
 }
 
 /* ac_nice holds task_nice() (-20..19) stored in an unsigned byte. */
-static char *put_nice(char *p, uint64_t v)
+static char *put_nice(char *p, uint64_t v, char sep)
 {
 	int8_t n = (int8_t)(uint8_t)v;
 
 	if (n < 0) {
 		*p++ = '-';
-		return put_u64(p, (uint64_t)(-(int)n));
+		return put_u64_sep(p, (uint64_t)(-(int)n), sep);
 	}
-	return put_u64(p, (uint64_t)n);
+	return put_u64_sep(p, (uint64_t)n, sep);
 }
 
 static char *put_mem(char *p, const char *s, size_t n)
@@ -301,39 +334,40 @@ static ALWAYS_INLINE uint16_t s_version(struct src s)
 	return s.mode == S_REC ? s.r->version : s.v->version;
 }
 
-/* The value of a numeric column, or `absent` when the kernel did not send
- * the field. */
+/* The value of a numeric column and the separator sep (none when 0), or
+ * `absent` (separator included) when the kernel did not send the field. */
 static ALWAYS_INLINE char *put_col(char *p, struct src s,
 				   enum col_kind kind, enum rec_field f,
-				   const char *absent, size_t absent_len)
+				   char sep, const char *absent,
+				   size_t absent_len)
 {
 	uint64_t v;
 
 	switch (kind) {
 	case C_PID:
 		if (s_type(s) == REC_PID)
-			return put_u64(p, s_id(s));
+			return put_u64_sep(p, s_id(s), sep);
 		f = F_PID;
 		break;
 	case C_TGID:
 		if (s_type(s) == REC_TGID)
-			return put_u64(p, s_id(s));
+			return put_u64_sep(p, s_id(s), sep);
 		if (!s_tgid(s, &v))
 			return put_mem(p, absent, absent_len);
-		return put_u64(p, v);
+		return put_u64_sep(p, v, sep);
 	case C_BTIME:
 		f = s_has(s, F_BTIME64) ? F_BTIME64 : F_BTIME;
 		break;
 	case C_VERSION:
-		return put_u64(p, s_version(s));
+		return put_u64_sep(p, s_version(s), sep);
 	default:
 		break;
 	}
 	if (!s_has(s, f))
 		return put_mem(p, absent, absent_len);
 	if (kind == C_NICE)
-		return put_nice(p, s_get(s, f));
-	return put_u64(p, s_get(s, f));
+		return put_nice(p, s_get(s, f), sep);
+	return put_u64_sep(p, s_get(s, f), sep);
 }
 
 static ALWAYS_INLINE char *put_type(char *p, struct src s)
@@ -394,19 +428,21 @@ static ALWAYS_INLINE char *csv_col(char *p, struct src s,
 	const char *comm;
 
 	if (kind == C_TYPE)
-		return put_type(p, s);
+		return s_type(s) == REC_TGID ? put_lit(p, "tgid,")
+					     : put_lit(p, "pid,");
 	if (kind == C_COMM) {
 		comm = s_comm(s, &n);
-		return csv_comm(p, comm, n);
+		p = csv_comm(p, comm, n);
+		*p++ = ',';
+		return p;
 	}
-	return put_col(p, s, kind, f, "", 0);
+	return put_col(p, s, kind, f, ',', ",", 1);
 }
 
 static ALWAYS_INLINE char *csv_record(char *p, struct src s)
 {
 #define CSV_COL(nm, kind, field, tw) \
-	p = csv_col(p, s, kind, (enum rec_field)(field)); \
-	*p++ = ',';
+	p = csv_col(p, s, kind, (enum rec_field)(field));
 	COLUMNS(CSV_COL)
 #undef CSV_COL
 	p[-1] = '\n';
@@ -428,13 +464,15 @@ static ALWAYS_INLINE char *json_col(char *p, struct src s,
 	const char *comm;
 
 	if (kind == C_TYPE)
-		return s_type(s) == REC_TGID ? put_lit(p, "\"tgid\"")
-					     : put_lit(p, "\"pid\"");
+		return s_type(s) == REC_TGID ? put_lit(p, "\"tgid\",")
+					     : put_lit(p, "\"pid\",");
 	if (kind == C_COMM) {
 		comm = s_comm(s, &n);
-		return json_comm(p, comm, n);
+		p = json_comm(p, comm, n);
+		*p++ = ',';
+		return p;
 	}
-	return put_col(p, s, kind, f, "null", 4);
+	return put_col(p, s, kind, f, ',', "null,", 5);
 }
 
 static ALWAYS_INLINE char *json_record(char *p, struct src s)
@@ -442,8 +480,7 @@ static ALWAYS_INLINE char *json_record(char *p, struct src s)
 	*p++ = '{';
 #define JSON_COL(nm, kind, field, tw) \
 	p = put_lit(p, "\"" #nm "\":"); \
-	p = json_col(p, s, kind, (enum rec_field)(field)); \
-	*p++ = ',';
+	p = json_col(p, s, kind, (enum rec_field)(field));
 	COLUMNS(JSON_COL)
 #undef JSON_COL
 	p[-1] = '}';
@@ -488,7 +525,6 @@ static ALWAYS_INLINE char *cols_record(enum out_format f, struct src s,
 	for (i = 0; i < cols->n; i++) {
 		p = f == FMT_JSONL ? json_one(p, s, cols->col[i])
 				   : csv_one(p, s, cols->col[i]);
-		*p++ = ',';
 	}
 	if (f == FMT_JSONL) {
 		p[-1] = '}';
@@ -688,7 +724,7 @@ static ALWAYS_INLINE char *text_col(char *p, struct src s,
 	if (kind == C_TYPE) {
 		p = pad_to(put_type(p, s), start, width);
 	} else {
-		p = put_col(p, s, kind, f, "-", 1);
+		p = put_col(p, s, kind, f, 0, "-", 1);
 		p = align_right(start, p, width);
 	}
 	*p++ = ' ';
