@@ -260,12 +260,17 @@ static const char hex_digits[] = "0123456789abcdef";
  * alias them.  A view of the two other layouts (version 1, and 15 of Linux
  * 6.14 alone) is written through its normalised record: a third copy of
  * every writer would cost more to build than those kernels are worth. */
-enum src_mode { S_REC, S_APPEND };
+enum src_mode { S_REC, S_APPEND, S_APPEND_V16 };
+
+/* A payload of at least this many bytes holds every field up to version
+ * 16: the usual case (Linux 6.15 and later), instantiated apart so that
+ * its columns need no presence test but the version 17 ones. */
+#define V16_LEN offsetof(struct ts_abi, cpu_delay_max_ts)
 
 struct src {
 	enum src_mode mode;
 	const struct exit_record *r;	/* S_REC */
-	const struct exit_view *v;	/* S_TABLE, S_APPEND */
+	const struct exit_view *v;	/* S_APPEND, S_APPEND_V16 */
 	const unsigned char *p;
 	uint32_t len;
 	enum rec_type type;
@@ -276,6 +281,9 @@ static ALWAYS_INLINE bool s_has(struct src s, enum rec_field f)
 {
 	if (s.mode == S_REC)
 		return rec_has(s.r, f);
+	if (s.mode == S_APPEND_V16 &&
+	    ts_append_off(f) + REC_FIELD_SIZE(f) <= V16_LEN)
+		return true;
 	return ts_append_off(f) + REC_FIELD_SIZE(f) <= s.len;
 }
 
@@ -830,6 +838,10 @@ static char *format_view_at(enum out_format f, const struct exit_view *v,
 			 .type = v->type, .id = v->id };
 	struct exit_record r;
 
+	if (record_view_append(v) && v->len >= V16_LEN) {
+		s.mode = S_APPEND_V16;
+		return format_any(f, s, line);
+	}
 	if (record_view_append(v))
 		return format_any(f, s, line);
 	record_from_view(v, &r);
@@ -864,6 +876,10 @@ static char *cols_view_append(enum out_format f, const struct exit_view *v,
 	struct src s = { .mode = S_APPEND, .v = v, .p = v->p, .len = v->len,
 			 .type = v->type, .id = v->id };
 
+	if (v->len >= V16_LEN) {
+		s.mode = S_APPEND_V16;
+		return cols_record(f, s, cols, line);
+	}
 	return cols_record(f, s, cols, line);
 }
 
