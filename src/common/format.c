@@ -719,21 +719,35 @@ static char *text_header(char *p)
 	return p;
 }
 
+/* 16 spaces at p (a text column is at most that wide), two word stores. */
+static ALWAYS_INLINE void put_16_spaces(char *p)
+{
+	memcpy(p, "                ", 16);
+}
+
 /* A shown column: type left-aligned, numbers right-aligned, then a space.
- * Columns with no text width compile to nothing. */
+ * Columns with no text width compile to nothing.  The number is written
+ * aside first, so that its length places it: the column is blanked and
+ * the number copied in at its place with fixed-size copies (no memmove,
+ * no loop). */
 static ALWAYS_INLINE char *text_col(char *p, struct src s,
 				    enum col_kind kind, enum rec_field f,
 				    unsigned width)
 {
-	char *start = p;
+	char num[32];
+	size_t n, shift;
 
 	if (!width)
 		return p;
+	put_16_spaces(p);
 	if (kind == C_TYPE) {
-		p = pad_to(put_type(p, s), start, width);
+		n = (size_t)(put_type(p, s) - p);
+		p += n > width ? n : width;
 	} else {
-		p = put_col(p, s, kind, f, 0, "-", 1);
-		p = align_right(start, p, width);
+		n = (size_t)(put_col(num, s, kind, f, 0, "-", 1) - num);
+		shift = n < width ? width - n : 0;
+		memcpy(p + shift, num, MAX_VALUE);
+		p += shift + n;
 	}
 	*p++ = ' ';
 	return p;
