@@ -630,12 +630,50 @@ static ALWAYS_INLINE char *json_col(char *p, struct src s,
 	return put_col(p, s, kind, f, ',', "null,", 5);
 }
 
+/* Each column's key, "name": (constant indexes fold to the literal). */
+#define JSON_KEY(nm, kind, field, tw) "\"" #nm "\":",
+static const char *const json_keys[] = { COLUMNS(JSON_KEY) };
+#undef JSON_KEY
+#define JSON_KEY_LEN(nm, kind, field, tw) sizeof("\"" #nm "\":") - 1,
+static const uint8_t json_key_lens[] = { COLUMNS(JSON_KEY_LEN) };
+#undef JSON_KEY_LEN
+
+/* Column c's key and a 0. */
+static ALWAYS_INLINE char *json_zero(char *p, unsigned c)
+{
+	p = put_mem(p, json_keys[c], json_key_lens[c]);
+	return put_lit(p, "0,");
+}
+
+/* JSON column c with its key, or a run of zeros from it (as CSV's). */
+static ALWAYS_INLINE char *json_col_run(char *p, struct src s, unsigned c,
+					enum col_kind kind, enum rec_field f,
+					unsigned *skip)
+{
+	if (*skip) {
+		--*skip;
+		return p;
+	}
+	if (run_from(s, c, 4) && __builtin_expect(words_zero(s, c, 4), 1)) {
+		*skip = 3;
+		p = json_zero(json_zero(p, c), c + 1);
+		return json_zero(json_zero(p, c + 2), c + 3);
+	}
+	if (run_from(s, c, 2) && __builtin_expect(words_zero(s, c, 2), 1)) {
+		*skip = 1;
+		return json_zero(json_zero(p, c), c + 1);
+	}
+	p = put_mem(p, json_keys[c], json_key_lens[c]);
+	return json_col(p, s, kind, f);
+}
+
 static ALWAYS_INLINE char *json_record(char *p, struct src s)
 {
+	unsigned skip = 0;
+
 	*p++ = '{';
 #define JSON_COL(nm, kind, field, tw) \
-	p = put_lit(p, "\"" #nm "\":"); \
-	p = json_col(p, s, kind, (enum rec_field)(field));
+	p = json_col_run(p, s, COL_##nm, kind, (enum rec_field)(field), &skip);
 	COLUMNS(JSON_COL)
 #undef JSON_COL
 	p[-1] = '}';

@@ -764,6 +764,7 @@ static void check_one_nonzero(unsigned version, int nonzero, uint64_t value)
 	struct tsb_msg m;
 	struct exit_msg rec;
 	struct exit_views views;
+	unsigned i;
 	size_t n;
 	int f;
 
@@ -779,9 +780,12 @@ static void check_one_nonzero(unsigned version, int nonzero, uint64_t value)
 	n = tsb_end(&m);
 	assert_int_equal(record_parse_nlmsg(m.b, n, &rec), 0);
 	assert_int_equal(record_view_nlmsg(m.b, n, &views), 0);
-	n = format_view(FMT_CSV, &views.rec[0], a, sizeof(a));
-	assert_int_equal(n, format_record(FMT_CSV, &rec.rec[0], b, sizeof(b)));
-	assert_string_equal(a, b);
+	for (i = 0; i < 3; i++) {
+		n = format_view(all_formats[i], &views.rec[0], a, sizeof(a));
+		assert_int_equal(n, format_record(all_formats[i], &rec.rec[0],
+						  b, sizeof(b)));
+		assert_string_equal(a, b);
+	}
 }
 
 static void test_zero_runs(void **state)
