@@ -150,19 +150,6 @@ static inline uint64_t digit_lanes8(uint32_t v)
 	return q | (x - q * 10) << 8;
 }
 
-/* 0 < v < 10^8 in decimal: 8 bytes are written, the digits' count is
- * kept (the leading zero lanes dropped; their count from the lowest set
- * bit). */
-static inline __attribute__((always_inline)) char *put_u32_short(char *p,
-								   uint32_t v)
-{
-	uint64_t x = digit_lanes8(v);
-	unsigned zeros = (unsigned)__builtin_ctzll(x) / 8;
-
-	store_le64(p, (x >> (8 * zeros)) | 0x3030303030303030ull);
-	return p + 8 - zeros;
-}
-
 /* Exactly 8 digits of v < 10^8. */
 static char *put_8_digits(char *p, uint32_t v)
 {
@@ -187,21 +174,71 @@ static inline __attribute__((always_inline)) char *put_3_4_digits(char *p,
 	return p + 2;
 }
 
-/* v >= 100 in decimal, in chunks of 8 digits: at most 8 bytes past the
- * digits are overwritten (the line bound leaves room for them). */
+/* Exactly 4 digits of v < 10^4. */
+static inline __attribute__((always_inline)) char *put_4_digits(char *p,
+								  uint32_t v)
+{
+	uint32_t hi = v * 5243 >> 19;
+
+	memcpy(p, digit_pairs + 2 * hi, 2);
+	memcpy(p + 2, digit_pairs + 2 * (v - hi * 100), 2);
+	return p + 4;
+}
+
+/* 10^4 <= v < 10^6: one or two digits, then four. */
+static inline __attribute__((always_inline)) char *put_5_6_digits(char *p,
+								    uint32_t v)
+{
+	uint32_t hi = v / 10000;
+
+	if (hi < 10) {
+		*p++ = (char)('0' + hi);
+	} else {
+		memcpy(p, digit_pairs + 2 * hi, 2);
+		p += 2;
+	}
+	return put_4_digits(p, v - hi * 10000);
+}
+
+/* 0 < v < 10^8 in decimal, by digit pairs: most values that are not
+ * one digit are under 10^8 (times in microseconds, sizes in kB, counts). */
+static inline __attribute__((always_inline)) char *put_u32_any(char *p,
+								 uint32_t v)
+{
+	if (v < 10) {
+		*p = (char)('0' + v);
+		return p + 1;
+	}
+	if (v < 100) {
+		memcpy(p, digit_pairs + 2 * v, 2);
+		return p + 2;
+	}
+	if (v < 10000)
+		return put_3_4_digits(p, v);
+	if (v < 1000000)
+		return put_5_6_digits(p, v);
+	return put_4_digits(put_3_4_digits(p, v / 10000), v % 10000);
+}
+
+/* v >= 100 in decimal; from 10^8 on, the low digits in chunks of 8 (at
+ * most 8 bytes past the digits are overwritten: the line bound leaves
+ * room for them). */
 static char *put_u64_long(char *p, uint64_t v)
 {
 	uint64_t hi;
 
 	if (v < 10000)
 		return put_3_4_digits(p, (uint32_t)v);
+	if (v < 1000000)
+		return put_5_6_digits(p, (uint32_t)v);
 	if (v < 100000000)
-		return put_u32_short(p, (uint32_t)v);
+		return put_4_digits(put_3_4_digits(p, (uint32_t)v / 10000),
+				    (uint32_t)v % 10000);
 	hi = v / 100000000;
 	if (hi < 100000000)
-		p = put_u32_short(p, (uint32_t)hi);
+		p = put_u32_any(p, (uint32_t)hi);
 	else
-		p = put_8_digits(put_u32_short(p, (uint32_t)(hi / 100000000)),
+		p = put_8_digits(put_u32_any(p, (uint32_t)(hi / 100000000)),
 				 (uint32_t)(hi % 100000000));
 	return put_8_digits(p, (uint32_t)(v % 100000000));
 }
