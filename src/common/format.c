@@ -115,46 +115,14 @@ static const char digit_pairs[201] =
 	"50515253545556575859606162636465666768697071727374"
 	"75767778798081828384858687888990919293949596979899";
 
-/* A word stored as bytes in memory, lowest byte first, whatever the
+/* A 16-bit word stored as two bytes, lowest first, whatever the
  * machine's byte order. */
-static inline void store_le64(char *p, uint64_t x)
-{
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	x = __builtin_bswap64(x);
-#endif
-	memcpy(p, &x, 8);
-}
-
 static inline void store_le16(char *p, uint16_t x)
 {
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 	x = __builtin_bswap16(x);
 #endif
 	memcpy(p, &x, 2);
-}
-
-/* The 8 decimal digits of v < 10^8 (leading zeros included) as the bytes
- * 0..9 of one word, the first digit in the lowest byte.  Each step splits
- * every lane into two lanes of half the width (quotient low, remainder
- * high) by 10^4, 10^2 and 10, all lanes at once: the divisions are a
- * multiply and a shift that are exact over the lane's range (x < 10^4:
- * x * 10486 >> 20; x < 100: x * 103 >> 10) and whose products stay inside
- * their lane. */
-static inline uint64_t digit_lanes8(uint32_t v)
-{
-	uint64_t x = v / 10000 | (uint64_t)(v % 10000) << 32;
-	uint64_t q = (x * 10486 >> 20) & 0x0000007f0000007full;
-
-	x = q | (x - q * 100) << 16;
-	q = (x * 103 >> 10) & 0x000f000f000f000full;
-	return q | (x - q * 10) << 8;
-}
-
-/* Exactly 8 digits of v < 10^8. */
-static char *put_8_digits(char *p, uint32_t v)
-{
-	store_le64(p, digit_lanes8(v) | 0x3030303030303030ull);
-	return p + 8;
 }
 
 /* 100 <= v < 10^4, the most common long values: two digit pairs (v / 100
@@ -183,6 +151,13 @@ static inline __attribute__((always_inline)) char *put_4_digits(char *p,
 	memcpy(p, digit_pairs + 2 * hi, 2);
 	memcpy(p + 2, digit_pairs + 2 * (v - hi * 100), 2);
 	return p + 4;
+}
+
+/* Exactly 8 digits of v < 10^8. */
+static inline __attribute__((always_inline)) char *put_8_digits(char *p,
+								  uint32_t v)
+{
+	return put_4_digits(put_4_digits(p, v / 10000), v % 10000);
 }
 
 /* 10^4 <= v < 10^6: one or two digits, then four. */
