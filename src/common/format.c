@@ -1112,9 +1112,9 @@ size_t format_view_cols(enum out_format f, const struct format_cols *cols,
 	char *line = cap >= FORMAT_MAX_LINE ? buf : tmp, *end;
 	struct exit_record r;
 
-	if (!cols || f == FMT_TEXT)
-		return format_view(f, v, buf, cap);
-	if (record_view_append(v)) {
+	if (!cols || f == FMT_TEXT) {
+		end = format_view_at(f, v, line);
+	} else if (record_view_append(v)) {
 		end = cols_view_append(f, v, cols, line);
 	} else {
 		record_from_view(v, &r);
