@@ -244,11 +244,6 @@ static inline __attribute__((always_inline)) char *put_u64_sep(char *p,
 	return p + (sep != 0);
 }
 
-static inline __attribute__((always_inline)) char *put_u64(char *p, uint64_t v)
-{
-	return put_u64_sep(p, v, 0);
-}
-
 /* ac_nice holds task_nice() (-20..19) stored in an unsigned byte. */
 static char *put_nice(char *p, uint64_t v, char sep)
 {
