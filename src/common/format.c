@@ -65,9 +65,12 @@ _Static_assert(COL__COUNT <= FORMAT_MAX_COLS, "FORMAT_MAX_COLS too small");
  * and the writers below need no per-byte bounds checks.  Every value is at
  * most 20 digits ("null" and "-" are shorter); comm is at most
  * TS_COMM_LEN bytes of up to 6 output bytes each (\u00XX); text pads to
- * <= 16. */
+ * <= 16.  Some writers store whole words and keep part of them: SLACK
+ * bytes past a line's end may be written (and are overwritten by what
+ * follows). */
 #define MAX_NAME 28
 #define MAX_VALUE 20
+#define SLACK 32
 #define COL_CHECK(nm, kind, field, tw) \
 	_Static_assert(sizeof(#nm) - 1 <= MAX_NAME, "column name too long"); \
 	_Static_assert((tw) <= 16 && (unsigned)(field) < F__COUNT, #nm);
@@ -75,7 +78,7 @@ COLUMNS(COL_CHECK)
 #define COL_COUNT_ONE(nm, kind, field, tw) + 1
 #define NCOLS_CONST (0 COLUMNS(COL_COUNT_ONE))
 #define LINE_BOUND (NCOLS_CONST * (MAX_NAME + 4 + MAX_VALUE + 16) + \
-		    6 * TS_COMM_LEN + 8)
+		    6 * TS_COMM_LEN + 8 + SLACK)
 _Static_assert(LINE_BOUND < FORMAT_MAX_LINE, "FORMAT_MAX_LINE too small");
 
 int format_from_name(const char *name, enum out_format *out)
@@ -112,66 +115,70 @@ static const char digit_pairs[201] =
 	"50515253545556575859606162636465666768697071727374"
 	"75767778798081828384858687888990919293949596979899";
 
-/* Decimal digits of v (v > 0): from its bit length, log10(2) ~ 1233/4096
- * gives the count or one less, and one comparison settles which. */
-static unsigned count_digits(uint64_t v)
+/* A 16-bit word stored as two bytes, lowest first, whatever the
+ * machine's byte order. */
+static inline void store_le16(char *p, uint16_t x)
 {
-	static const uint64_t pow10[20] = {
-		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
-		10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
-		100000000000ull, 1000000000000ull, 10000000000000ull,
-		100000000000000ull, 1000000000000000ull, 10000000000000000ull,
-		100000000000000000ull, 1000000000000000000ull,
-		10000000000000000000ull,
-	};
-	unsigned n = (unsigned)(64 - __builtin_clzll(v)) * 1233 >> 12;
-
-	return n + (v >= pow10[n]);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap16(x);
+#endif
+	memcpy(p, &x, 2);
 }
 
-/* Write the n digits of v ending at q (back to front, two per division).
- * 32-bit arithmetic where it fits: most values do, and a 32-bit division
- * by a constant is a cheaper multiply than a 64-bit one. */
-static void put_digits32(char *q, uint32_t v)
+/* 100 <= v < 10^4, the most common long values: two digit pairs (v / 100
+ * as v * 5243 >> 19, exact below 43699). */
+static inline __attribute__((always_inline)) char *put_3_4_digits(char *p,
+								    uint32_t v)
 {
-	while (v >= 100) {
-		uint32_t d = v / 100, i = (v - d * 100) * 2;
+	uint32_t hi = v * 5243 >> 19, lo = v - hi * 100;
 
-		v = d;
-		q -= 2;
-		q[0] = digit_pairs[i];
-		q[1] = digit_pairs[i + 1];
-	}
-	if (v >= 10) {
-		q[-2] = digit_pairs[v * 2];
-		q[-1] = digit_pairs[v * 2 + 1];
+	if (hi < 10) {
+		*p++ = (char)('0' + hi);
 	} else {
-		q[-1] = (char)('0' + v);
+		memcpy(p, digit_pairs + 2 * hi, 2);
+		p += 2;
 	}
+	memcpy(p, digit_pairs + 2 * lo, 2);
+	return p + 2;
 }
 
-/* v >= 100 in decimal. */
-static char *put_u64_long(char *p, uint64_t v)
+/* Exactly 4 digits of v < 10^4. */
+static inline __attribute__((always_inline)) char *put_4_digits(char *p,
+								  uint32_t v)
 {
-	unsigned n = count_digits(v);
-	char *q = p + n;
+	uint32_t hi = v * 5243 >> 19;
 
-	while (v > UINT32_MAX) {
-		uint64_t d = v / 100;
-		unsigned i = (unsigned)(v - d * 100) * 2;
-
-		v = d;
-		q -= 2;
-		q[0] = digit_pairs[i];
-		q[1] = digit_pairs[i + 1];
-	}
-	put_digits32(q, (uint32_t)v);
-	return p + n;
+	memcpy(p, digit_pairs + 2 * hi, 2);
+	memcpy(p + 2, digit_pairs + 2 * (v - hi * 100), 2);
+	return p + 4;
 }
 
-/* Append v in decimal.  Inlined at every column: most fields of most
- * records are one or two digits (often 0). */
-static inline __attribute__((always_inline)) char *put_u64(char *p, uint64_t v)
+/* Exactly 8 digits of v < 10^8. */
+static inline __attribute__((always_inline)) char *put_8_digits(char *p,
+								  uint32_t v)
+{
+	return put_4_digits(put_4_digits(p, v / 10000), v % 10000);
+}
+
+/* 10^4 <= v < 10^6: one or two digits, then four. */
+static inline __attribute__((always_inline)) char *put_5_6_digits(char *p,
+								    uint32_t v)
+{
+	uint32_t hi = v / 10000;
+
+	if (hi < 10) {
+		*p++ = (char)('0' + hi);
+	} else {
+		memcpy(p, digit_pairs + 2 * hi, 2);
+		p += 2;
+	}
+	return put_4_digits(p, v - hi * 10000);
+}
+
+/* 0 < v < 10^8 in decimal, by digit pairs: most values that are not
+ * one digit are under 10^8 (times in microseconds, sizes in kB, counts). */
+static inline __attribute__((always_inline)) char *put_u32_any(char *p,
+								 uint32_t v)
 {
 	if (v < 10) {
 		*p = (char)('0' + v);
@@ -181,19 +188,72 @@ static inline __attribute__((always_inline)) char *put_u64(char *p, uint64_t v)
 		memcpy(p, digit_pairs + 2 * v, 2);
 		return p + 2;
 	}
-	return put_u64_long(p, v);
+	if (v < 10000)
+		return put_3_4_digits(p, v);
+	if (v < 1000000)
+		return put_5_6_digits(p, v);
+	return put_4_digits(put_3_4_digits(p, v / 10000), v % 10000);
+}
+
+/* v >= 100 in decimal; from 10^8 on, the low digits in chunks of 8 (at
+ * most 8 bytes past the digits are overwritten: the line bound leaves
+ * room for them). */
+static char *put_u64_long(char *p, uint64_t v)
+{
+	uint64_t hi;
+
+	if (v < 10000)
+		return put_3_4_digits(p, (uint32_t)v);
+	if (v < 1000000)
+		return put_5_6_digits(p, (uint32_t)v);
+	if (v < 100000000)
+		return put_4_digits(put_3_4_digits(p, (uint32_t)v / 10000),
+				    (uint32_t)v % 10000);
+	hi = v / 100000000;
+	if (hi < 100000000)
+		p = put_u32_any(p, (uint32_t)hi);
+	else
+		p = put_8_digits(put_u32_any(p, (uint32_t)(hi / 100000000)),
+				 (uint32_t)(hi % 100000000));
+	return put_8_digits(p, (uint32_t)(v % 100000000));
+}
+
+/* Append v in decimal, then the separator sep (none when 0: the
+ * separator is a constant at every call, so the test folds away).
+ * Inlined at every column: most fields of most records are one digit
+ * (often 0), which is then two stores. */
+static inline __attribute__((always_inline)) char *put_u64_sep(char *p,
+							       uint64_t v,
+							       char sep)
+{
+	if (__builtin_expect(v < 10, 1)) {
+		if (!sep) {
+			*p = (char)('0' + v);
+			return p + 1;
+		}
+		store_le16(p, (uint16_t)('0' + v + ((unsigned)sep << 8)));
+		return p + 2;
+	}
+	if (v < 100) {
+		memcpy(p, digit_pairs + 2 * v, 2);
+		p[2] = sep;
+		return p + 2 + (sep != 0);
+	}
+	p = put_u64_long(p, v);
+	*p = sep;
+	return p + (sep != 0);
 }
 
 /* ac_nice holds task_nice() (-20..19) stored in an unsigned byte. */
-static char *put_nice(char *p, uint64_t v)
+static char *put_nice(char *p, uint64_t v, char sep)
 {
 	int8_t n = (int8_t)(uint8_t)v;
 
 	if (n < 0) {
 		*p++ = '-';
-		return put_u64(p, (uint64_t)(-(int)n));
+		return put_u64_sep(p, (uint64_t)(-(int)n), sep);
 	}
-	return put_u64(p, (uint64_t)n);
+	return put_u64_sep(p, (uint64_t)n, sep);
 }
 
 static char *put_mem(char *p, const char *s, size_t n)
@@ -227,12 +287,17 @@ static const char hex_digits[] = "0123456789abcdef";
  * alias them.  A view of the two other layouts (version 1, and 15 of Linux
  * 6.14 alone) is written through its normalised record: a third copy of
  * every writer would cost more to build than those kernels are worth. */
-enum src_mode { S_REC, S_APPEND };
+enum src_mode { S_REC, S_APPEND, S_APPEND_V16 };
+
+/* A payload of at least this many bytes holds every field up to version
+ * 16: the usual case (Linux 6.15 and later), instantiated apart so that
+ * its columns need no presence test but the version 17 ones. */
+#define V16_LEN offsetof(struct ts_abi, cpu_delay_max_ts)
 
 struct src {
 	enum src_mode mode;
 	const struct exit_record *r;	/* S_REC */
-	const struct exit_view *v;	/* S_TABLE, S_APPEND */
+	const struct exit_view *v;	/* S_APPEND, S_APPEND_V16 */
 	const unsigned char *p;
 	uint32_t len;
 	enum rec_type type;
@@ -243,6 +308,9 @@ static ALWAYS_INLINE bool s_has(struct src s, enum rec_field f)
 {
 	if (s.mode == S_REC)
 		return rec_has(s.r, f);
+	if (s.mode == S_APPEND_V16 &&
+	    ts_append_off(f) + REC_FIELD_SIZE(f) <= V16_LEN)
+		return true;
 	return ts_append_off(f) + REC_FIELD_SIZE(f) <= s.len;
 }
 
@@ -301,44 +369,69 @@ static ALWAYS_INLINE uint16_t s_version(struct src s)
 	return s.mode == S_REC ? s.r->version : s.v->version;
 }
 
-/* The value of a numeric column, or `absent` when the kernel did not send
- * the field. */
+/* The value of a numeric column and the separator sep (none when 0), or
+ * `absent` (separator included) when the kernel did not send the field. */
 static ALWAYS_INLINE char *put_col(char *p, struct src s,
 				   enum col_kind kind, enum rec_field f,
-				   const char *absent, size_t absent_len)
+				   char sep, const char *absent,
+				   size_t absent_len)
 {
 	uint64_t v;
 
 	switch (kind) {
 	case C_PID:
 		if (s_type(s) == REC_PID)
-			return put_u64(p, s_id(s));
+			return put_u64_sep(p, s_id(s), sep);
 		f = F_PID;
 		break;
 	case C_TGID:
 		if (s_type(s) == REC_TGID)
-			return put_u64(p, s_id(s));
+			return put_u64_sep(p, s_id(s), sep);
 		if (!s_tgid(s, &v))
 			return put_mem(p, absent, absent_len);
-		return put_u64(p, v);
+		return put_u64_sep(p, v, sep);
 	case C_BTIME:
 		f = s_has(s, F_BTIME64) ? F_BTIME64 : F_BTIME;
 		break;
 	case C_VERSION:
-		return put_u64(p, s_version(s));
+		return put_u64_sep(p, s_version(s), sep);
 	default:
 		break;
 	}
 	if (!s_has(s, f))
 		return put_mem(p, absent, absent_len);
 	if (kind == C_NICE)
-		return put_nice(p, s_get(s, f));
-	return put_u64(p, s_get(s, f));
+		return put_nice(p, s_get(s, f), sep);
+	return put_u64_sep(p, s_get(s, f), sep);
 }
 
 static ALWAYS_INLINE char *put_type(char *p, struct src s)
 {
 	return s_type(s) == REC_TGID ? put_lit(p, "tgid") : put_lit(p, "pid");
+}
+
+/* ---- a plain name ------------------------------------------------------- */
+
+/* Most names are printable ASCII with nothing any format escapes or
+ * quotes: such a name is copied as it is checked, in one pass; any other
+ * byte sends the name to its format's own writer.  The bytes that do:
+ * control bytes, DEL and above, and ',' '"' '\\'. */
+static const uint8_t comm_special[256] = {
+	[0 ... 0x1f] = 1, [','] = 1, ['"'] = 1, ['\\'] = 1, [0x7f ... 0xff] = 1,
+};
+
+/* The n bytes at s copied to p if all are plain; NULL if not. */
+static char *put_comm_plain(char *p, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (comm_special[u[i]])
+			return NULL;
+		p[i] = (char)u[i];
+	}
+	return p + n;
 }
 
 /* ---- CSV ---------------------------------------------------------------- */
@@ -392,21 +485,118 @@ static ALWAYS_INLINE char *csv_col(char *p, struct src s,
 {
 	size_t n;
 	const char *comm;
+	char *plain;
 
 	if (kind == C_TYPE)
-		return put_type(p, s);
+		return s_type(s) == REC_TGID ? put_lit(p, "tgid,")
+					     : put_lit(p, "pid,");
 	if (kind == C_COMM) {
 		comm = s_comm(s, &n);
-		return csv_comm(p, comm, n);
+		plain = n && (comm[0] == ' ' || comm[n - 1] == ' ') ? NULL
+				: put_comm_plain(p, comm, n);
+		p = plain ? plain : csv_comm(p, comm, n);
+		*p++ = ',';
+		return p;
 	}
-	return put_col(p, s, kind, f, "", 0);
+	return put_col(p, s, kind, f, ',', ",", 1);
+}
+
+/* Runs of zeros.  Many columns side by side in the table are 8-byte
+ * fields side by side in the struct (the delay counts and totals, the
+ * peaks, the I/O figures), and most of them are 0 in most records: such a
+ * run is tested with one OR of its words and, all zero, written with one
+ * store.  Which columns make a run is worked out from the tables below at
+ * compile time (constant indexes into constant arrays fold away), for the
+ * writer of payloads that hold every field up to version 16 only, where
+ * no field needs a presence test. */
+struct col_def {
+	uint8_t kind, field;
+};
+#define COL_DEF(nm, kind, field, tw) { kind, field },
+static const struct col_def col_defs[] = { COLUMNS(COL_DEF) { C_TYPE, 0 } };
+#undef COL_DEF
+
+/* Column c is a whole 8-byte field that this writer loads with no test. */
+static ALWAYS_INLINE bool col_is_word(struct src s, unsigned c)
+{
+	enum rec_field f = (enum rec_field)col_defs[c].field;
+
+	return s.mode == S_APPEND_V16 && col_defs[c].kind == C_FIELD &&
+	       REC_FIELD_SIZE(f) == 8 && ts_append_off(f) + 8 <= V16_LEN;
+}
+
+/* Columns c and c + 1 are words side by side in the struct. */
+static ALWAYS_INLINE bool col_pairs(struct src s, unsigned c)
+{
+	return col_is_word(s, c) && col_is_word(s, c + 1) &&
+	       ts_append_off((enum rec_field)col_defs[c + 1].field) ==
+		       ts_append_off((enum rec_field)col_defs[c].field) + 8;
+}
+
+/* The n words from column c's field on are all 0. */
+static ALWAYS_INLINE bool words_zero(struct src s, unsigned c, unsigned n)
+{
+	const unsigned char *q =
+		s.p + ts_append_off((enum rec_field)col_defs[c].field);
+	uint64_t w, any = 0;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(&w, q + 8 * i, 8);
+		any |= w;
+	}
+	return any == 0;
+}
+
+/* How many columns before c continue its run (a run is at most 16 long:
+ * the peaks, so the count never needs to go past 15), so that runs are tried from their start in fours and twos
+ * and never again from inside one that was tried. */
+static ALWAYS_INLINE unsigned run_pos(struct src s, unsigned c)
+{
+	/* Written out, not a loop: every test must fold to a constant. */
+#define BACK(k) (c > (k) && col_pairs(s, c - 1 - (k)))
+	return !BACK(0) ? 0 : !BACK(1) ? 1 : !BACK(2) ? 2 : !BACK(3) ? 3 :
+	       !BACK(4) ? 4 : !BACK(5) ? 5 : !BACK(6) ? 6 : !BACK(7) ? 7 :
+	       !BACK(8) ? 8 : !BACK(9) ? 9 : !BACK(10) ? 10 :
+	       !BACK(11) ? 11 : !BACK(12) ? 12 : !BACK(13) ? 13 :
+	       !BACK(14) ? 14 : 15;
+#undef BACK
+}
+
+/* Columns c .. c + n - 1 (n: 2 or 4) make a run from c's place in it. */
+static ALWAYS_INLINE bool run_from(struct src s, unsigned c, unsigned n)
+{
+	return run_pos(s, c) % n == 0 && col_pairs(s, c) &&
+	       (n == 2 || (col_pairs(s, c + 1) && col_pairs(s, c + 2)));
+}
+
+/* CSV column c, or a run of zeros from it: *skip is how many of the
+ * following columns the run wrote. */
+static ALWAYS_INLINE char *csv_col_run(char *p, struct src s, unsigned c,
+				       enum col_kind kind, enum rec_field f,
+				       unsigned *skip)
+{
+	if (*skip) {
+		--*skip;
+		return p;
+	}
+	if (run_from(s, c, 4) && __builtin_expect(words_zero(s, c, 4), 1)) {
+		*skip = 3;
+		return put_lit(p, "0,0,0,0,");
+	}
+	if (run_from(s, c, 2) && __builtin_expect(words_zero(s, c, 2), 1)) {
+		*skip = 1;
+		return put_lit(p, "0,0,");
+	}
+	return csv_col(p, s, kind, f);
 }
 
 static ALWAYS_INLINE char *csv_record(char *p, struct src s)
 {
+	unsigned skip = 0;
+
 #define CSV_COL(nm, kind, field, tw) \
-	p = csv_col(p, s, kind, (enum rec_field)(field)); \
-	*p++ = ',';
+	p = csv_col_run(p, s, COL_##nm, kind, (enum rec_field)(field), &skip);
 	COLUMNS(CSV_COL)
 #undef CSV_COL
 	p[-1] = '\n';
@@ -426,24 +616,71 @@ static ALWAYS_INLINE char *json_col(char *p, struct src s,
 {
 	size_t n;
 	const char *comm;
+	char *plain;
 
 	if (kind == C_TYPE)
-		return s_type(s) == REC_TGID ? put_lit(p, "\"tgid\"")
-					     : put_lit(p, "\"pid\"");
+		return s_type(s) == REC_TGID ? put_lit(p, "\"tgid\",")
+					     : put_lit(p, "\"pid\",");
 	if (kind == C_COMM) {
 		comm = s_comm(s, &n);
-		return json_comm(p, comm, n);
+		*p = '"';
+		plain = put_comm_plain(p + 1, comm, n);
+		if (plain) {
+			*plain = '"';
+			p = plain + 1;
+		} else {
+			p = json_comm(p, comm, n);
+		}
+		*p++ = ',';
+		return p;
 	}
-	return put_col(p, s, kind, f, "null", 4);
+	return put_col(p, s, kind, f, ',', "null,", 5);
+}
+
+/* Each column's key, "name": (constant indexes fold to the literal). */
+#define JSON_KEY(nm, kind, field, tw) "\"" #nm "\":",
+static const char *const json_keys[] = { COLUMNS(JSON_KEY) };
+#undef JSON_KEY
+#define JSON_KEY_LEN(nm, kind, field, tw) sizeof("\"" #nm "\":") - 1,
+static const uint8_t json_key_lens[] = { COLUMNS(JSON_KEY_LEN) };
+#undef JSON_KEY_LEN
+
+/* Column c's key and a 0. */
+static ALWAYS_INLINE char *json_zero(char *p, unsigned c)
+{
+	p = put_mem(p, json_keys[c], json_key_lens[c]);
+	return put_lit(p, "0,");
+}
+
+/* JSON column c with its key, or a run of zeros from it (as CSV's). */
+static ALWAYS_INLINE char *json_col_run(char *p, struct src s, unsigned c,
+					enum col_kind kind, enum rec_field f,
+					unsigned *skip)
+{
+	if (*skip) {
+		--*skip;
+		return p;
+	}
+	if (run_from(s, c, 4) && __builtin_expect(words_zero(s, c, 4), 1)) {
+		*skip = 3;
+		p = json_zero(json_zero(p, c), c + 1);
+		return json_zero(json_zero(p, c + 2), c + 3);
+	}
+	if (run_from(s, c, 2) && __builtin_expect(words_zero(s, c, 2), 1)) {
+		*skip = 1;
+		return json_zero(json_zero(p, c), c + 1);
+	}
+	p = put_mem(p, json_keys[c], json_key_lens[c]);
+	return json_col(p, s, kind, f);
 }
 
 static ALWAYS_INLINE char *json_record(char *p, struct src s)
 {
+	unsigned skip = 0;
+
 	*p++ = '{';
 #define JSON_COL(nm, kind, field, tw) \
-	p = put_lit(p, "\"" #nm "\":"); \
-	p = json_col(p, s, kind, (enum rec_field)(field)); \
-	*p++ = ',';
+	p = json_col_run(p, s, COL_##nm, kind, (enum rec_field)(field), &skip);
 	COLUMNS(JSON_COL)
 #undef JSON_COL
 	p[-1] = '}';
@@ -478,24 +715,24 @@ static ALWAYS_INLINE char *json_one(char *p, struct src s, unsigned col)
 	return p;
 }
 
+/* The chosen columns, one loop per format (the format's test out of the
+ * loop: each turn is then a jump to the column's code). */
 static ALWAYS_INLINE char *cols_record(enum out_format f, struct src s,
 				       const struct format_cols *cols, char *p)
 {
-	unsigned i;
+	const uint8_t *col = cols->col, *end = col + cols->n;
 
-	if (f == FMT_JSONL)
-		*p++ = '{';
-	for (i = 0; i < cols->n; i++) {
-		p = f == FMT_JSONL ? json_one(p, s, cols->col[i])
-				   : csv_one(p, s, cols->col[i]);
-		*p++ = ',';
-	}
 	if (f == FMT_JSONL) {
+		*p++ = '{';
+		while (col < end)
+			p = json_one(p, s, *col++);
 		p[-1] = '}';
 		*p++ = '\n';
-	} else {
-		p[-1] = '\n';
+		return p;
 	}
+	while (col < end)
+		p = csv_one(p, s, *col++);
+	p[-1] = '\n';
 	return p;
 }
 
@@ -675,21 +912,35 @@ static char *text_header(char *p)
 	return p;
 }
 
+/* 16 spaces at p (a text column is at most that wide), two word stores. */
+static ALWAYS_INLINE void put_16_spaces(char *p)
+{
+	memcpy(p, "                ", 16);
+}
+
 /* A shown column: type left-aligned, numbers right-aligned, then a space.
- * Columns with no text width compile to nothing. */
+ * Columns with no text width compile to nothing.  The number is written
+ * aside first, so that its length places it: the column is blanked and
+ * the number copied in at its place with fixed-size copies (no memmove,
+ * no loop). */
 static ALWAYS_INLINE char *text_col(char *p, struct src s,
 				    enum col_kind kind, enum rec_field f,
 				    unsigned width)
 {
-	char *start = p;
+	char num[32];
+	size_t n, shift;
 
 	if (!width)
 		return p;
+	put_16_spaces(p);
 	if (kind == C_TYPE) {
-		p = pad_to(put_type(p, s), start, width);
+		n = (size_t)(put_type(p, s) - p);
+		p += n > width ? n : width;
 	} else {
-		p = put_col(p, s, kind, f, "-", 1);
-		p = align_right(start, p, width);
+		n = (size_t)(put_col(num, s, kind, f, 0, "-", 1) - num);
+		shift = n < width ? width - n : 0;
+		memcpy(p + shift, num, MAX_VALUE);
+		p += shift + n;
 	}
 	*p++ = ' ';
 	return p;
@@ -698,6 +949,7 @@ static ALWAYS_INLINE char *text_col(char *p, struct src s,
 static ALWAYS_INLINE char *text_record(char *p, struct src s)
 {
 	const char *comm;
+	char *plain;
 	size_t n;
 
 #define TEXT_COL(nm, kind, field, tw) \
@@ -705,7 +957,8 @@ static ALWAYS_INLINE char *text_record(char *p, struct src s)
 	COLUMNS(TEXT_COL)
 #undef TEXT_COL
 	comm = s_comm(s, &n);
-	p = text_comm(p, comm, n);
+	plain = put_comm_plain(p, comm, n);
+	p = plain ? plain : text_comm(p, comm, n);
 	*p++ = '\n';
 	return p;
 }
@@ -794,6 +1047,10 @@ static char *format_view_at(enum out_format f, const struct exit_view *v,
 			 .type = v->type, .id = v->id };
 	struct exit_record r;
 
+	if (record_view_append(v) && v->len >= V16_LEN) {
+		s.mode = S_APPEND_V16;
+		return format_any(f, s, line);
+	}
 	if (record_view_append(v))
 		return format_any(f, s, line);
 	record_from_view(v, &r);
@@ -828,6 +1085,10 @@ static char *cols_view_append(enum out_format f, const struct exit_view *v,
 	struct src s = { .mode = S_APPEND, .v = v, .p = v->p, .len = v->len,
 			 .type = v->type, .id = v->id };
 
+	if (v->len >= V16_LEN) {
+		s.mode = S_APPEND_V16;
+		return cols_record(f, s, cols, line);
+	}
 	return cols_record(f, s, cols, line);
 }
 
@@ -846,9 +1107,9 @@ size_t format_view_cols(enum out_format f, const struct format_cols *cols,
 	char *line = cap >= FORMAT_MAX_LINE ? buf : tmp, *end;
 	struct exit_record r;
 
-	if (!cols || f == FMT_TEXT)
-		return format_view(f, v, buf, cap);
-	if (record_view_append(v)) {
+	if (!cols || f == FMT_TEXT) {
+		end = format_view_at(f, v, line);
+	} else if (record_view_append(v)) {
 		end = cols_view_append(f, v, cols, line);
 	} else {
 		record_from_view(v, &r);

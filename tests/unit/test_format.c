@@ -753,6 +753,54 @@ static void test_view_matches_record(void **state)
 /* -F, --fields: names, order, refusals, and the same values as in the
  * whole line. */
 #define COUNT_COL(nm, kind, field, tw) + 1
+/* The writer of version 16 and later payloads writes runs of zero 8-byte
+ * fields at once: with every such field 0 but one (each in turn, a small
+ * and a long value), it still writes what the normalised record does. */
+static void check_one_nonzero(unsigned version, int nonzero, uint64_t value)
+{
+	static unsigned char stats[TSB_MAX_STATS];
+	static char a[FORMAT_MAX_LINE], b[FORMAT_MAX_LINE];
+	size_t len = tsb_sizes[version];
+	struct tsb_msg m;
+	struct exit_msg rec;
+	struct exit_views views;
+	unsigned i;
+	size_t n;
+	int f;
+
+	tsb_fill_stats(stats, len, version, version, "runs");
+	for (f = 0; f < F__COUNT; f++) {
+		uint16_t off = tsb_offset((enum rec_field)f, version);
+
+		if (tsb_fields[f].size == 8 && off != TSB_NONE)
+			tsb_store(stats + off, f == nonzero ? value : 0, 8);
+	}
+	tsb_begin(&m, 0x1c, TASKSTATS_CMD_NEW);
+	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_PID, 77, stats, len);
+	n = tsb_end(&m);
+	assert_int_equal(record_parse_nlmsg(m.b, n, &rec), 0);
+	assert_int_equal(record_view_nlmsg(m.b, n, &views), 0);
+	for (i = 0; i < 3; i++) {
+		n = format_view(all_formats[i], &views.rec[0], a, sizeof(a));
+		assert_int_equal(n, format_record(all_formats[i], &rec.rec[0],
+						  b, sizeof(b)));
+		assert_string_equal(a, b);
+	}
+}
+
+static void test_zero_runs(void **state)
+{
+	unsigned version;
+	int f;
+
+	(void)state;
+	for (version = 16; version <= TS_KNOWN_VERSION; version++)
+		for (f = -1; f < F__COUNT; f++) {
+			check_one_nonzero(version, f, 7);
+			check_one_nonzero(version, f, 12345678901234ull);
+		}
+}
+
 static void test_fields(void **state)
 {
 	struct format_cols c;
@@ -806,6 +854,7 @@ int main(void)
 		cmocka_unit_test(test_worst_case_length),
 		cmocka_unit_test(test_snprintf_semantics),
 		cmocka_unit_test(test_view_matches_record),
+		cmocka_unit_test(test_zero_runs),
 		cmocka_unit_test(test_fields),
 	};
 	const struct CMUnitTest samples[] = {
