@@ -240,7 +240,7 @@ netlink_drops() {
 
 # cpu_ns PID: CPU time of PID's threads so far, exact (schedstat's first field)
 cpu_ns() {
-	cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'
+	cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f\n", s }'
 }
 
 # wait_socket PID NAME: until PID has a generic netlink socket (it
