@@ -41,9 +41,13 @@ if [ -n "${KERNEL_SRC:-}" ] || ls /usr/src/linux-source-*.tar.* >/dev/null 2>&1;
 	BENCH_PARTS=peers "$TOP/tools/bench.sh" 1 2000 > "$T/peers.out" 2> "$T/peers.err"; rc=$?
 	check "bench's peers part runs (exit $rc)" [ "$rc" -eq 0 ]
 	sed 's/^/# /' "$T/peers.out"
-	for row in floor exitmon getdelays procacct; do
-		check "bench peers: a '$row' row with CPU and a ratio, none dropped" \
-			awk -v r="$row" '$1 == r && /\(/ { seen = 1; if ($NF != 0 || $(NF-4) <= 0) bad = 1 } END { exit bad || !seen }' "$T/peers.out"
+	# exitmon and the floor drop nothing at this size; the kernel's tools,
+	# a recv per record, may on a busy machine: their drops are counted
+	for row in floor:0 exitmon:0 getdelays:n procacct:n; do
+		check "bench peers: a '${row%:*}' row with CPU, a ratio, drops counted" \
+			awk -v r="${row%:*}" -v d="${row#*:}" 'index($1, r) == 1 && /\(/ { seen = 1
+				if ($(NF-4) <= 0 || $(NF-2) <= 0 || $NF !~ /^[0-9]+$/ || (d == 0 && $NF != 0)) bad = 1 }
+				END { exit bad || !seen }' "$T/peers.out"
 	done
 else
 	diag "no kernel source (linux-source-6.1): the peers part's run is not tested"
