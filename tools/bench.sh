@@ -223,7 +223,7 @@ replay_part() {
 	done
 }
 
-# netlink_inodes PID: the inodes of PID's sockets, one a line
+# socket_inodes PID: the inodes of PID's sockets, one a line
 socket_inodes() {
 	find "/proc/$1/fd" -lname 'socket:*' -printf '%l\n' 2>/dev/null |
 		sed 's/^socket:\[\([0-9]*\)\]$/\1/'
@@ -251,7 +251,8 @@ wait_socket() {
 		[ "$(netlink_drops "$1")" != - ] && return 0
 		sleep 0.05
 	done
-	echo "bench: $2 did not start (see $T/peers.$2.err)" >&2; exit 1
+	echo "bench: $2 did not start; it said:" >&2
+	cat "$T/peers.$2.err" >&2; exit 1
 }
 
 # peers ROUND: the floor, exitmon (CSV) and the kernel's getdelays and
@@ -261,7 +262,7 @@ peers() {
 	local r=$1 cpus name pid
 	cpus=$(cat /sys/devices/system/cpu/possible)
 	local -A pids
-	"$FLOOR" > "$T/peers.floor" &
+	"$FLOOR" > "$T/peers.floor" 2>"$T/peers.floor.err" &
 	pids[floor]=$!
 	wait_ready "$T/peers.floor"
 	"$TOP/exitmon" -f csv -o "$T/peers.csv" --pidfile "$T/mon.pid" 2>"$T/peers.exitmon.err" &
@@ -284,7 +285,8 @@ peers() {
 	for name in floor exitmon getdelays procacct; do
 		pid=${pids[$name]}
 		kill -0 "$pid" 2>/dev/null ||
-			{ echo "bench: $name exited during the run (see $T/peers.$name.err)" >&2; exit 1; }
+			{ echo "bench: $name exited during the run; it said:" >&2
+			  cat "$T/peers.$name.err" >&2; exit 1; }
 		echo "$r $name $(( $(cpu_ns "$pid") - ${before[$name]} ))" \
 			"$(netlink_drops "$pid")" >> "$T/peers"
 	done
