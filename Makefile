@@ -69,7 +69,7 @@ UNIT_BINS   := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 MANPAGES    := man/exitmon.8 man/exitprobe.8 man/exitgen.1 man/exitsweep.1 \
                man/exitstat.1
 
-.PHONY: all check check-build unit e2e lint-man install clean bench bench-exitstat soak fuzz deps demo test test-busy test-kernels test-systemd deb
+.PHONY: all check check-build unit e2e lint-man install clean bench bench-peers bench-exitstat soak fuzz deps demo test test-busy test-kernels test-systemd deb
 all: $(PROGRAMS)
 
 # -I of the source's own folder: a program's private headers.
@@ -159,6 +159,11 @@ bench: all $(B)/bench/floor
 $(B)/bench/floor: tests/bench/floor.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBS)
+# The peers part of make bench alone: exitmon among the kernel's own
+# sample listeners (getdelays, procacct), built from a kernel source if
+# one is at hand (tools/bench-peers.sh), skipped if not.
+bench-peers: all $(B)/bench/floor
+	$(Q)BENCH_PARTS=peers tools/bench.sh
 # exitstat's reading speed against awk on a 10-million-record CSV.
 bench-exitstat: exitstat
 	$(Q)tools/bench-exitstat.sh

@@ -24,9 +24,20 @@
 # of CPU), and instructions per record from callgrind (the difference of
 # two replay lengths, so start-up cancels out; repeatable on a busy VM).
 #
+# And the collector among its peers, the kernel's own sample listeners
+# (tools/accounting: getdelays and procacct, built by tools/bench-peers.sh
+# from a kernel source if one is at hand, else skipped): the floor, exitmon
+# writing CSV, `getdelays -l -d -i -q` and procacct, both writing text to
+# a file, all registered at once and hearing the same EXITS thread exits
+# at a paced rate (BENCH_PEERS_RATE, default 20000/s: the kernel's tools
+# read one record per recv and would drop at full speed).  CPU per record
+# from each one's threads' schedstat (exact ns) read just before it is
+# stopped, less what it had spent before the run, against the floor's;
+# drops from /proc/net/netlink.
+#
 #   tools/bench.sh [ROUNDS [EXITS]]     (defaults 5 and 200000)
-#   BENCH_PARTS="rate floor replay" (the default; "split" as well on demand),
-#   BENCH_FORMATS="csv jsonl text"
+#   BENCH_PARTS="rate floor replay peers" (the default; "split" as well on
+#   demand), BENCH_FORMATS="csv jsonl text"
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,10 +45,12 @@ ROUNDS=${1:-${BENCH_ROUNDS:-5}}
 EXITS=${2:-${BENCH_EXITS:-200000}}
 WORKERS=${BENCH_WORKERS:-$(nproc)}
 MODES=(none batch wakeup)
-PARTS=${BENCH_PARTS:-rate floor replay}
+PARTS=${BENCH_PARTS:-rate floor replay peers}
 FORMATS=${BENCH_FORMATS:-csv jsonl text}
 BENCH_FIELDS=${BENCH_FIELDS:-type,pid,tgid,comm,uid,exitcode,elapsed_us,utime_us,stime_us,cpu_run_real_ns}
 FLOOR=${BENCH_FLOOR:-$TOP/build/bench/floor}
+PEERS=${BENCH_PEERS_DIR:-$TOP/build/bench/peers}
+PEERS_RATE=${BENCH_PEERS_RATE:-20000}
 T=$(mktemp -d /tmp/exitmon-bench.XXXXXX)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$T"' EXIT
 
@@ -210,6 +223,120 @@ replay_part() {
 	done
 }
 
+# socket_inodes PID: the inodes of PID's sockets, one a line
+socket_inodes() {
+	find "/proc/$1/fd" -lname 'socket:*' -printf '%l\n' 2>/dev/null |
+		sed 's/^socket:\[\([0-9]*\)\]$/\1/'
+}
+
+# netlink_drops PID: records the kernel dropped on PID's generic netlink
+# sockets (the Drops column of /proc/net/netlink); "-" if it has none
+netlink_drops() {
+	awk -v inodes="$(socket_inodes "$1")" '
+		BEGIN { n = split(inodes, a, "\n"); for (i = 1; i <= n; i++) mine[a[i]] = 1 }
+		NR > 1 && $2 == 16 && ($10 in mine) { seen = 1; d += $9 }
+		END { print seen ? d : "-" }' /proc/net/netlink
+}
+
+# cpu_ns PID: CPU time of PID's threads so far, exact (schedstat's first field)
+cpu_ns() {
+	cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f\n", s }'
+}
+
+# wait_socket PID NAME: until PID has a generic netlink socket (it
+# registers right after opening it); fails if PID died first
+wait_socket() {
+	for _ in $(seq 200); do
+		kill -0 "$1" 2>/dev/null || break
+		[ "$(netlink_drops "$1")" != - ] && return 0
+		sleep 0.05
+	done
+	echo "bench: $2 did not start; it said:" >&2
+	cat "$T/peers.$2.err" >&2; exit 1
+}
+
+# peers ROUND: the floor, exitmon (CSV) and the kernel's getdelays and
+# procacct hear the same exits; lines "ROUND NAME CPU_NS DROPS" of
+# $T/peers, and "ROUND records N" (the floor's count)
+peers() {
+	local r=$1 cpus name pid
+	cpus=$(cat /sys/devices/system/cpu/possible)
+	local -A pids
+	"$FLOOR" > "$T/peers.floor" 2>"$T/peers.floor.err" &
+	pids[floor]=$!
+	wait_ready "$T/peers.floor"
+	"$TOP/exitmon" -f csv -o "$T/peers.csv" --pidfile "$T/mon.pid" 2>"$T/peers.exitmon.err" &
+	pids[exitmon]=$!
+	wait_ready "$T/mon.pid"
+	# text on stdout to a file, as a user of either tool would keep it
+	"$PEERS/getdelays" -l -d -i -q -m "$cpus" > "$T/peers.getdelays" 2>"$T/peers.getdelays.err" &
+	pids[getdelays]=$!
+	"$PEERS/procacct" -m "$cpus" > "$T/peers.procacct" 2>"$T/peers.procacct.err" &
+	pids[procacct]=$!
+	wait_socket "${pids[getdelays]}" getdelays
+	wait_socket "${pids[procacct]}" procacct
+	sleep 0.2	# each registers its CPUs just after opening its socket
+	# CPU from here on: start-up (exitmon's self-check) is not per record
+	local -A before
+	for name in "${!pids[@]}"; do before[$name]=$(cpu_ns "${pids[$name]}"); done
+	"$TOP/exitgen" --shape thread --rate "$PEERS_RATE" --workers "$WORKERS" \
+		--count "$EXITS" --tag benchpeers >/dev/null
+	sleep 0.5	# let every listener drain its socket
+	for name in floor exitmon getdelays procacct; do
+		pid=${pids[$name]}
+		kill -0 "$pid" 2>/dev/null ||
+			{ echo "bench: $name exited during the run; it said:" >&2
+			  cat "$T/peers.$name.err" >&2; exit 1; }
+		echo "$r $name $(( $(cpu_ns "$pid") - ${before[$name]} ))" \
+			"$(netlink_drops "$pid")" >> "$T/peers"
+	done
+	kill -TERM "${pids[@]}"; wait "${pids[@]}" || true
+	echo "$r records $(sed -n 's/.*datagrams=\([0-9]*\).*/\1/p' "$T/peers.floor" | tail -1)" >> "$T/peers"
+	rm -f "$T/mon.pid" "$T"/peers.csv "$T"/peers.getdelays "$T"/peers.procacct
+	echo "bench: peers round $((r + 1))/$ROUNDS: $(tail -1 "$T/peers" | cut -d' ' -f3) records" >&2
+}
+
+peers_table() {
+	python3 - "$T/peers" "$PEERS_RATE" <<'PY'
+import statistics as st, sys
+rounds, names = {}, []
+for rnd, name, *v in (l.split() for l in open(sys.argv[1])):
+    rounds.setdefault(rnd, {})[name] = v
+    if name != "records" and name not in names:
+        names.append(name)
+label = {"floor": "floor (bare recvmmsg drain)",
+         "exitmon": "exitmon -f csv, to a file",
+         "getdelays": "getdelays -l -d -i -q, to a file",
+         "procacct": "procacct, to a file"}
+def span(xs, f):
+    xs = sorted(xs)
+    return f"{f.format(st.median(xs))} ({f.format(xs[0])}-{f.format(xs[-1])})"
+print(f"{'listener':<34}{'CPU us/record':>22}{'x floor':>22}{'dropped':>9}")
+for name in names:
+    us = [int(r[name][0]) / 1000 / max(int(r["records"][0]), 1) for r in rounds.values()]
+    ratio = [int(r[name][0]) / max(int(r["floor"][0]), 1) for r in rounds.values()]
+    drops = [r[name][1] for r in rounds.values()]
+    dropped = "-" if "-" in drops else str(sum(map(int, drops)))
+    print(f"{label[name]:<34}{span(us, '{:.2f}'):>22}{span(ratio, '{:.2f}'):>22}{dropped:>9}")
+n = [int(r["records"][0]) for r in rounds.values()]
+print(f"(all registered at once, same {min(n)}-{max(n)} records at {sys.argv[2]}/s; "
+      f"medians (ranges) over {len(n)} rounds; dropped summed)")
+PY
+	rm -f "$T/peers"
+}
+
+peers_part() {
+	need_floor
+	local rc=0
+	"$TOP/tools/bench-peers.sh" "$PEERS" || rc=$?
+	[ "$rc" -eq 77 ] && return 0	# no kernel source: said so, skipped
+	[ "$rc" -eq 0 ] || exit "$rc"
+	echo "bench: exitmon among the kernel's sample listeners, $ROUNDS rounds," \
+		"$EXITS thread exits each at $PEERS_RATE/s" >&2
+	for ((r = 0; r < ROUNDS; r++)); do peers "$r"; done
+	peers_table
+}
+
 rate_part() {
 	echo "bench: $ROUNDS rounds x ${#MODES[@]} modes, $EXITS thread exits each," \
 		"$WORKERS spawners, $(nproc) CPUs, $(uname -r)" >&2
@@ -248,6 +375,7 @@ for part in $PARTS; do
 	floor) floor_part ;;
 	replay) replay_part ;;
 	split) split_part ;;
-	*) echo "bench: unknown part '$part' (rate, floor, replay, split)" >&2; exit 2 ;;
+	peers) peers_part ;;
+	*) echo "bench: unknown part '$part' (rate, floor, replay, split, peers)" >&2; exit 2 ;;
 	esac
 done

@@ -15,6 +15,11 @@ for the metrics test: promtool|prometheus
 for plots: gnuplot draws them, rsvg-convert makes the demo's PNG|gnuplot-nox librsvg2-bin
 for make deb and its test: debhelper, lintian|debhelper dpkg-dev fakeroot lintian"
 
+# Optional and not installed here: linux-source-6.1 (Debian 12; about
+# 140 MB), the kernel source that make bench's peers part builds the
+# kernel's getdelays and procacct from (tools/bench-peers.sh); without it
+# that part says so and is skipped.
+
 # `deps.sh kernels`: what `make test-kernels` needs besides, to boot
 # Debian's kernels under QEMU (tools/kernel-run): the emulator without its
 # recommended desktop packages, a static busybox for the guest, cpio.

@@ -27,6 +27,32 @@ for row in parse csv-format csv-file jsonl-format jsonl-file text-format text-fi
 		awk -v r="$row" '$1 == r && /\(/ { seen = 1; if ($NF != 0 || $4 <= 0) bad = 1 } END { exit bad || !seen }' "$T/split.out"
 done
 
+# The peers part: without a kernel source it says what to install and
+# skips (exit 0, no table); with one (linux-source-6.1 or $KERNEL_SRC) it
+# builds getdelays and procacct once (cached in build/bench/peers) and
+# reports all four listeners.
+KERNEL_SRC= LINUX_SOURCE_GLOB="$T/none/*" BENCH_PEERS_DIR="$T/peers" BENCH_PARTS=peers \
+	"$TOP/tools/bench.sh" 1 1000 > "$T/nopeers.out" 2> "$T/nopeers.err"; rc=$?
+check "bench peers without a kernel source: skipped (exit $rc)" [ "$rc" -eq 0 ]
+check "bench peers without a kernel source: says what to install" \
+	grep -q 'peers skipped: .*linux-source-6.1' "$T/nopeers.err"
+check "bench peers without a kernel source: no table" [ ! -s "$T/nopeers.out" ]
+if [ -n "${KERNEL_SRC:-}" ] || ls /usr/src/linux-source-*.tar.* >/dev/null 2>&1; then
+	BENCH_PARTS=peers "$TOP/tools/bench.sh" 1 2000 > "$T/peers.out" 2> "$T/peers.err"; rc=$?
+	check "bench's peers part runs (exit $rc)" [ "$rc" -eq 0 ]
+	sed 's/^/# /' "$T/peers.out"
+	# exitmon and the floor drop nothing at this size; the kernel's tools,
+	# a recv per record, may on a busy machine: their drops are counted
+	for row in floor:0 exitmon:0 getdelays:n procacct:n; do
+		check "bench peers: a '${row%:*}' row with CPU, a ratio, drops counted" \
+			awk -v r="${row%:*}" -v d="${row#*:}" 'index($1, r) == 1 && /\(/ { seen = 1
+				if ($(NF-4) <= 0 || $(NF-2) <= 0 || $NF !~ /^[0-9]+$/ || (d == 0 && $NF != 0)) bad = 1 }
+				END { exit bad || !seen }' "$T/peers.out"
+	done
+else
+	diag "no kernel source (linux-source-6.1): the peers part's run is not tested"
+fi
+
 "$TOP/tools/soak.sh" 20000 > "$T/soak.out" 2> "$T/soak.err"; rc=$?
 check "soak runs and passes its own checks (exit $rc)" [ "$rc" -eq 0 ]
 sed 's/^/# /' "$T/soak.out"
