@@ -41,6 +41,23 @@ struct src {
 	uint32_t id;
 };
 
+/* The source over a record, or over a view in one of the append modes. */
+static ALWAYS_INLINE struct src src_of_rec(const struct exit_record *r)
+{
+	struct src s = { .mode = S_REC, .r = r, .type = r->type, .id = r->id };
+
+	return s;
+}
+
+static ALWAYS_INLINE struct src src_of_view(const struct exit_view *v,
+					    enum src_mode mode)
+{
+	struct src s = { .mode = mode, .v = v, .p = v->p, .len = v->len,
+			 .type = v->type, .id = v->id };
+
+	return s;
+}
+
 static ALWAYS_INLINE bool s_has(struct src s, enum rec_field f)
 {
 	if (s.mode == S_REC)
@@ -140,28 +157,6 @@ static ALWAYS_INLINE char *put_col(char *p, struct src s,
 	if (kind == C_NICE)
 		return put_nice(p, s_get(s, f), sep);
 	return put_u64_sep(p, s_get(s, f), sep);
-}
-
-static ALWAYS_INLINE char *put_type(char *p, struct src s)
-{
-	return s_type(s) == REC_TGID ? put_lit(p, "tgid") : put_lit(p, "pid");
-}
-
-/* The source over a record, or over a view in one of the append modes. */
-static ALWAYS_INLINE struct src src_of_rec(const struct exit_record *r)
-{
-	struct src s = { .mode = S_REC, .r = r, .type = r->type, .id = r->id };
-
-	return s;
-}
-
-static ALWAYS_INLINE struct src src_of_view(const struct exit_view *v,
-					    enum src_mode mode)
-{
-	struct src s = { .mode = mode, .v = v, .p = v->p, .len = v->len,
-			 .type = v->type, .id = v->id };
-
-	return s;
 }
 
 #endif
