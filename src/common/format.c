@@ -1,83 +1,49 @@
-/* Text, CSV and JSON lines output of exit records.
+/* Text, CSV and JSON lines output of exit records: the column table and its
+ * names, the choice of columns (--fields), and the snprintf-like entry
+ * points over each wire format's writers (format_csv.c, format_json.c,
+ * format_text.c, through format_wire.h).
  *
- * One column table (COLUMNS in columns.h) drives every format: the CSV header, the
- * JSON keys and the text layout are all generated from it.
- *
+ * One column table (COLUMNS in columns.h) drives every format: the CSV
+ * header, the JSON keys and the text layout are all generated from it.
  * comm is untrusted bytes (any task can name itself anything but NUL), so
- * each format has its own rule, chosen so that the exact bytes survive:
- *
- *   csv    RFC 4180.  comm is written as its raw bytes; the field is quoted
- *          when it holds a comma, quote, CR or LF or starts or ends with a
- *          space or tab, and embedded quotes are doubled.  Bytes that are not
- *          UTF-8 are left as they are (a reader that wants the bytes opens
- *          the file as latin-1 or with errors="surrogateescape").  Lines end
- *          in LF, not CRLF: every common CSV reader takes both.
- *   jsonl  RFC 8259, written with json_out (the project's one JSON writer).
- *          Every byte of comm becomes the code point of the same value
- *          (ISO-8859-1 mapping, JSON_OUT_BYTES): printable ASCII as itself,
- *          \" \\ \b \f \n \r \t, and \u00XX for every other control
- *          byte, DEL and every byte >= 0x80, valid UTF-8 or not.  A reader
- *          gets the bytes back with s.encode("latin-1").  Absent fields are
- *          null.  Numbers are
- *          plain unsigned decimals (beware: above 2^53 in JavaScript).
- *   text   For people: a fixed-width line with the important columns and
- *          comm last, so its escaped length never shifts the others.  comm
- *          shows \\ \n \r \t, \xNN for other control bytes, DEL, invalid
- *          UTF-8 and invisible or direction-changing characters; other valid
- *          UTF-8 is shown as is.  Absent fields show "-".
+ * each format has its own rule, chosen so that the exact bytes survive
+ * (each format's file says which).
  *
  * Speed: the collector formats tens of thousands of records a second, so
- * values are appended with our own integer conversion straight into the
- * caller's buffer (no snprintf per field); the worst-case line length is
- * bounded at compile time, which lets the inner loops skip bounds checks. */
+ * values are appended with our own integer conversion (format_put.h)
+ * straight into the caller's buffer (no snprintf per field); the
+ * worst-case line length is bounded at compile time, which lets the
+ * writers skip bounds checks.  One call per record from here into a
+ * format's writer; within it, every column is inlined code. */
 #include "format.h"
 #include "columns.h"
+#include "format_put.h"
+#include "format_wire.h"
 #include "tsabi.h"
-#include "json_out.h"
 
 #include <errno.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
-/* The column table (name, kind, field, text width) is COLUMNS in
- * columns.h; its order is the CSV column order and the JSON key order.
- * The header writers walk this table; the record writers are generated
- * from COLUMNS as straight-line code (see "records" below). */
-struct column {
-	const char *name;
-	uint8_t name_len;
-	uint8_t kind;
-	uint8_t text_width;
-};
-
 #define COL_ENTRY(nm, kind, field, tw) { #nm, sizeof(#nm) - 1, kind, tw },
-static const struct column columns[] = { COLUMNS(COL_ENTRY) };
-#define NCOLS (sizeof(columns) / sizeof(columns[0]))
+const struct column format_columns[NCOLS] = { COLUMNS(COL_ENTRY) };
 
-/* Each column's index in the table: COL_pid, COL_comm, ... */
-#define COL_INDEX(nm, kind, field, tw) COL_##nm,
-enum { COLUMNS(COL_INDEX) COL__COUNT };
 _Static_assert(COL__COUNT <= FORMAT_MAX_COLS, "FORMAT_MAX_COLS too small");
 
 /* Compile-time bound on a line, so that FORMAT_MAX_LINE is provably enough
- * and the writers below need no per-byte bounds checks.  Every value is at
+ * and the writers need no per-byte bounds checks.  Every value is at
  * most 20 digits ("null" and "-" are shorter); comm is at most
  * TS_COMM_LEN bytes of up to 6 output bytes each (\u00XX); text pads to
  * <= 16.  Some writers store whole words and keep part of them: SLACK
  * bytes past a line's end may be written (and are overwritten by what
  * follows). */
 #define MAX_NAME 28
-#define MAX_VALUE 20
-#define SLACK 32
 #define COL_CHECK(nm, kind, field, tw) \
 	_Static_assert(sizeof(#nm) - 1 <= MAX_NAME, "column name too long"); \
 	_Static_assert((tw) <= 16 && (unsigned)(field) < F__COUNT, #nm);
 COLUMNS(COL_CHECK)
-#define COL_COUNT_ONE(nm, kind, field, tw) + 1
-#define NCOLS_CONST (0 COLUMNS(COL_COUNT_ONE))
-#define LINE_BOUND (NCOLS_CONST * (MAX_NAME + 4 + MAX_VALUE + 16) + \
+#define LINE_BOUND (NCOLS * (MAX_NAME + 4 + MAX_VALUE + 16) + \
 		    6 * TS_COMM_LEN + 8 + SLACK)
 _Static_assert(LINE_BOUND < FORMAT_MAX_LINE, "FORMAT_MAX_LINE too small");
 
@@ -107,635 +73,6 @@ const char *format_name(enum out_format f)
 	return "?";
 }
 
-/* ---- integer conversion ------------------------------------------------ */
-
-static const char digit_pairs[201] =
-	"00010203040506070809101112131415161718192021222324"
-	"25262728293031323334353637383940414243444546474849"
-	"50515253545556575859606162636465666768697071727374"
-	"75767778798081828384858687888990919293949596979899";
-
-/* A 16-bit word stored as two bytes, lowest first, whatever the
- * machine's byte order. */
-static inline void store_le16(char *p, uint16_t x)
-{
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	x = __builtin_bswap16(x);
-#endif
-	memcpy(p, &x, 2);
-}
-
-/* 100 <= v < 10^4, the most common long values: two digit pairs (v / 100
- * as v * 5243 >> 19, exact below 43699). */
-static inline __attribute__((always_inline)) char *put_3_4_digits(char *p,
-								    uint32_t v)
-{
-	uint32_t hi = v * 5243 >> 19, lo = v - hi * 100;
-
-	if (hi < 10) {
-		*p++ = (char)('0' + hi);
-	} else {
-		memcpy(p, digit_pairs + 2 * hi, 2);
-		p += 2;
-	}
-	memcpy(p, digit_pairs + 2 * lo, 2);
-	return p + 2;
-}
-
-/* Exactly 4 digits of v < 10^4. */
-static inline __attribute__((always_inline)) char *put_4_digits(char *p,
-								  uint32_t v)
-{
-	uint32_t hi = v * 5243 >> 19;
-
-	memcpy(p, digit_pairs + 2 * hi, 2);
-	memcpy(p + 2, digit_pairs + 2 * (v - hi * 100), 2);
-	return p + 4;
-}
-
-/* Exactly 8 digits of v < 10^8. */
-static inline __attribute__((always_inline)) char *put_8_digits(char *p,
-								  uint32_t v)
-{
-	return put_4_digits(put_4_digits(p, v / 10000), v % 10000);
-}
-
-/* 10^4 <= v < 10^6: one or two digits, then four. */
-static inline __attribute__((always_inline)) char *put_5_6_digits(char *p,
-								    uint32_t v)
-{
-	uint32_t hi = v / 10000;
-
-	if (hi < 10) {
-		*p++ = (char)('0' + hi);
-	} else {
-		memcpy(p, digit_pairs + 2 * hi, 2);
-		p += 2;
-	}
-	return put_4_digits(p, v - hi * 10000);
-}
-
-/* 0 < v < 10^8 in decimal, by digit pairs: most values that are not
- * one digit are under 10^8 (times in microseconds, sizes in kB, counts). */
-static inline __attribute__((always_inline)) char *put_u32_any(char *p,
-								 uint32_t v)
-{
-	if (v < 10) {
-		*p = (char)('0' + v);
-		return p + 1;
-	}
-	if (v < 100) {
-		memcpy(p, digit_pairs + 2 * v, 2);
-		return p + 2;
-	}
-	if (v < 10000)
-		return put_3_4_digits(p, v);
-	if (v < 1000000)
-		return put_5_6_digits(p, v);
-	return put_4_digits(put_3_4_digits(p, v / 10000), v % 10000);
-}
-
-/* v >= 100 in decimal; from 10^8 on, the low digits in chunks of 8 (at
- * most 8 bytes past the digits are overwritten: the line bound leaves
- * room for them). */
-static char *put_u64_long(char *p, uint64_t v)
-{
-	uint64_t hi;
-
-	if (v < 10000)
-		return put_3_4_digits(p, (uint32_t)v);
-	if (v < 1000000)
-		return put_5_6_digits(p, (uint32_t)v);
-	if (v < 100000000)
-		return put_4_digits(put_3_4_digits(p, (uint32_t)v / 10000),
-				    (uint32_t)v % 10000);
-	hi = v / 100000000;
-	if (hi < 100000000)
-		p = put_u32_any(p, (uint32_t)hi);
-	else
-		p = put_8_digits(put_u32_any(p, (uint32_t)(hi / 100000000)),
-				 (uint32_t)(hi % 100000000));
-	return put_8_digits(p, (uint32_t)(v % 100000000));
-}
-
-/* Append v in decimal, then the separator sep (none when 0: the
- * separator is a constant at every call, so the test folds away).
- * Inlined at every column: most fields of most records are one digit
- * (often 0), which is then two stores. */
-static inline __attribute__((always_inline)) char *put_u64_sep(char *p,
-							       uint64_t v,
-							       char sep)
-{
-	if (__builtin_expect(v < 10, 1)) {
-		if (!sep) {
-			*p = (char)('0' + v);
-			return p + 1;
-		}
-		store_le16(p, (uint16_t)('0' + v + ((unsigned)sep << 8)));
-		return p + 2;
-	}
-	if (v < 100) {
-		memcpy(p, digit_pairs + 2 * v, 2);
-		p[2] = sep;
-		return p + 2 + (sep != 0);
-	}
-	p = put_u64_long(p, v);
-	*p = sep;
-	return p + (sep != 0);
-}
-
-/* ac_nice holds task_nice() (-20..19) stored in an unsigned byte. */
-static char *put_nice(char *p, uint64_t v, char sep)
-{
-	int8_t n = (int8_t)(uint8_t)v;
-
-	if (n < 0) {
-		*p++ = '-';
-		return put_u64_sep(p, (uint64_t)(-(int)n), sep);
-	}
-	return put_u64_sep(p, (uint64_t)n, sep);
-}
-
-static char *put_mem(char *p, const char *s, size_t n)
-{
-	memcpy(p, s, n);
-	return p + n;
-}
-
-/* A string literal: its length is a constant, so the copy is a few moves. */
-#define put_lit(p, s) put_mem(p, s, sizeof(s) - 1)
-
-static const char hex_digits[] = "0123456789abcdef";
-
-/* ---- records ------------------------------------------------------------ */
-
-/* Each format's record writer is COLUMNS expanded into straight-line code:
- * one call of the always-inlined column writer per column, with the kind
- * and field as constants, so every column compiles to a presence test and
- * an integer conversion (no table walk, no switch on the kind at run
- * time).  Each column is followed by its separator; the last one is
- * overwritten by the line's end. */
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-
-/* What a writer reads: a normalised record (the readers'), or a view of
- * the kernel's bytes in the append-only layout every kernel since 6.15
- * sends (the collector's hot path: each field loaded from the payload at
- * an offset that is a constant in the code).  Every writer below is
- * written once over `struct src` and instantiated for both with the mode
- * a constant, so the choice folds away; the view's fields are copied into
- * the struct (registers) because every store to the line could otherwise
- * alias them.  A view of the two other layouts (version 1, and 15 of Linux
- * 6.14 alone) is written through its normalised record: a third copy of
- * every writer would cost more to build than those kernels are worth. */
-enum src_mode { S_REC, S_APPEND, S_APPEND_V16 };
-
-/* A payload of at least this many bytes holds every field up to version
- * 16: the usual case (Linux 6.15 and later), instantiated apart so that
- * its columns need no presence test but the version 17 ones. */
-#define V16_LEN offsetof(struct ts_abi, cpu_delay_max_ts)
-
-struct src {
-	enum src_mode mode;
-	const struct exit_record *r;	/* S_REC */
-	const struct exit_view *v;	/* S_APPEND, S_APPEND_V16 */
-	const unsigned char *p;
-	uint32_t len;
-	enum rec_type type;
-	uint32_t id;
-};
-
-static ALWAYS_INLINE bool s_has(struct src s, enum rec_field f)
-{
-	if (s.mode == S_REC)
-		return rec_has(s.r, f);
-	if (s.mode == S_APPEND_V16 &&
-	    ts_append_off(f) + REC_FIELD_SIZE(f) <= V16_LEN)
-		return true;
-	return ts_append_off(f) + REC_FIELD_SIZE(f) <= s.len;
-}
-
-static ALWAYS_INLINE uint64_t s_get(struct src s, enum rec_field f)
-{
-	const unsigned char *q;
-	uint64_t x8;
-	uint32_t x4;
-
-	if (s.mode == S_REC)
-		return rec_get(s.r, f);
-	q = s.p + ts_append_off(f);
-	switch (REC_FIELD_SIZE(f)) {
-	case 1: return q[0];
-	case 4: memcpy(&x4, q, 4); return x4;
-	case 16: return rec_timespec_ns(q);
-	default: memcpy(&x8, q, 8); return x8;
-	}
-}
-
-static ALWAYS_INLINE enum rec_type s_type(struct src s)
-{
-	return s.type;
-}
-
-static ALWAYS_INLINE uint32_t s_id(struct src s)
-{
-	return s.id;
-}
-
-static ALWAYS_INLINE const char *s_comm(struct src s, size_t *len)
-{
-	size_t n = s.mode == S_REC ? s.r->comm_len : s.v->comm_len;
-
-	/* The parser never gives more, but the writers' bound relies on it. */
-	*len = n < TS_COMM_LEN ? n : TS_COMM_LEN;
-	return s.mode == S_REC ? s.r->comm : s.v->comm;
-}
-
-/* A pid record's thread group: ac_tgid, or before version 12 the
- * message's (a view keeps it apart; a record has it as F_TGID). */
-static ALWAYS_INLINE bool s_tgid(struct src s, uint64_t *v)
-{
-	if (s_has(s, F_TGID)) {
-		*v = s_get(s, F_TGID);
-		return true;
-	}
-	if (s.mode == S_REC || !s.v->msg_tgid)
-		return false;
-	*v = s.v->tgid;
-	return true;
-}
-
-static ALWAYS_INLINE uint16_t s_version(struct src s)
-{
-	return s.mode == S_REC ? s.r->version : s.v->version;
-}
-
-/* The value of a numeric column and the separator sep (none when 0), or
- * `absent` (separator included) when the kernel did not send the field. */
-static ALWAYS_INLINE char *put_col(char *p, struct src s,
-				   enum col_kind kind, enum rec_field f,
-				   char sep, const char *absent,
-				   size_t absent_len)
-{
-	uint64_t v;
-
-	switch (kind) {
-	case C_PID:
-		if (s_type(s) == REC_PID)
-			return put_u64_sep(p, s_id(s), sep);
-		f = F_PID;
-		break;
-	case C_TGID:
-		if (s_type(s) == REC_TGID)
-			return put_u64_sep(p, s_id(s), sep);
-		if (!s_tgid(s, &v))
-			return put_mem(p, absent, absent_len);
-		return put_u64_sep(p, v, sep);
-	case C_BTIME:
-		f = s_has(s, F_BTIME64) ? F_BTIME64 : F_BTIME;
-		break;
-	case C_VERSION:
-		return put_u64_sep(p, s_version(s), sep);
-	default:
-		break;
-	}
-	if (!s_has(s, f))
-		return put_mem(p, absent, absent_len);
-	if (kind == C_NICE)
-		return put_nice(p, s_get(s, f), sep);
-	return put_u64_sep(p, s_get(s, f), sep);
-}
-
-static ALWAYS_INLINE char *put_type(char *p, struct src s)
-{
-	return s_type(s) == REC_TGID ? put_lit(p, "tgid") : put_lit(p, "pid");
-}
-
-/* ---- a plain name ------------------------------------------------------- */
-
-/* Most names are printable ASCII with nothing any format escapes or
- * quotes: such a name is copied as it is checked, in one pass; any other
- * byte sends the name to its format's own writer.  The bytes that do:
- * control bytes, DEL and above, and ',' '"' '\\'. */
-static const uint8_t comm_special[256] = {
-	[0 ... 0x1f] = 1, [','] = 1, ['"'] = 1, ['\\'] = 1, [0x7f ... 0xff] = 1,
-};
-
-/* The n bytes at s copied to p if all are plain; NULL if not. */
-static char *put_comm_plain(char *p, const char *s, size_t n)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (comm_special[u[i]])
-			return NULL;
-		p[i] = (char)u[i];
-	}
-	return p + n;
-}
-
-/* ---- CSV ---------------------------------------------------------------- */
-
-static bool csv_needs_quotes(const unsigned char *s, size_t n)
-{
-	size_t i;
-
-	if (n == 0)
-		return false;
-	if (s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' || s[n - 1] == '\t')
-		return true;
-	for (i = 0; i < n; i++)
-		if (s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n')
-			return true;
-	return false;
-}
-
-static char *csv_comm(char *p, const char *comm, size_t n)
-{
-	const unsigned char *s = (const unsigned char *)comm;
-	size_t i;
-
-	if (!csv_needs_quotes(s, n))
-		return put_mem(p, comm, n);
-	*p++ = '"';
-	for (i = 0; i < n; i++) {
-		if (s[i] == '"')
-			*p++ = '"';
-		*p++ = (char)s[i];
-	}
-	*p++ = '"';
-	return p;
-}
-
-static char *csv_header(char *p)
-{
-	size_t i;
-
-	for (i = 0; i < NCOLS; i++) {
-		if (i)
-			*p++ = ',';
-		p = put_mem(p, columns[i].name, columns[i].name_len);
-	}
-	*p++ = '\n';
-	return p;
-}
-
-static ALWAYS_INLINE char *csv_col(char *p, struct src s,
-				   enum col_kind kind, enum rec_field f)
-{
-	size_t n;
-	const char *comm;
-	char *plain;
-
-	if (kind == C_TYPE)
-		return s_type(s) == REC_TGID ? put_lit(p, "tgid,")
-					     : put_lit(p, "pid,");
-	if (kind == C_COMM) {
-		comm = s_comm(s, &n);
-		plain = n && (comm[0] == ' ' || comm[n - 1] == ' ') ? NULL
-				: put_comm_plain(p, comm, n);
-		p = plain ? plain : csv_comm(p, comm, n);
-		*p++ = ',';
-		return p;
-	}
-	return put_col(p, s, kind, f, ',', ",", 1);
-}
-
-/* Runs of zeros.  Many columns side by side in the table are 8-byte
- * fields side by side in the struct (the delay counts and totals, the
- * peaks, the I/O figures), and most of them are 0 in most records: such a
- * run is tested with one OR of its words and, all zero, written with one
- * store.  Which columns make a run is worked out from the tables below at
- * compile time (constant indexes into constant arrays fold away), for the
- * writer of payloads that hold every field up to version 16 only, where
- * no field needs a presence test. */
-struct col_def {
-	uint8_t kind, field;
-};
-#define COL_DEF(nm, kind, field, tw) { kind, field },
-static const struct col_def col_defs[] = { COLUMNS(COL_DEF) { C_TYPE, 0 } };
-#undef COL_DEF
-
-/* Column c is a whole 8-byte field that this writer loads with no test. */
-static ALWAYS_INLINE bool col_is_word(struct src s, unsigned c)
-{
-	enum rec_field f = (enum rec_field)col_defs[c].field;
-
-	return s.mode == S_APPEND_V16 && col_defs[c].kind == C_FIELD &&
-	       REC_FIELD_SIZE(f) == 8 && ts_append_off(f) + 8 <= V16_LEN;
-}
-
-/* Columns c and c + 1 are words side by side in the struct. */
-static ALWAYS_INLINE bool col_pairs(struct src s, unsigned c)
-{
-	return col_is_word(s, c) && col_is_word(s, c + 1) &&
-	       ts_append_off((enum rec_field)col_defs[c + 1].field) ==
-		       ts_append_off((enum rec_field)col_defs[c].field) + 8;
-}
-
-/* The n words from column c's field on are all 0. */
-static ALWAYS_INLINE bool words_zero(struct src s, unsigned c, unsigned n)
-{
-	const unsigned char *q =
-		s.p + ts_append_off((enum rec_field)col_defs[c].field);
-	uint64_t w, any = 0;
-	unsigned i;
-
-	for (i = 0; i < n; i++) {
-		memcpy(&w, q + 8 * i, 8);
-		any |= w;
-	}
-	return any == 0;
-}
-
-/* How many columns before c continue its run (a run is at most 16 long:
- * the peaks, so the count never needs to go past 15), so that runs are tried from their start in fours and twos
- * and never again from inside one that was tried. */
-static ALWAYS_INLINE unsigned run_pos(struct src s, unsigned c)
-{
-	/* Written out, not a loop: every test must fold to a constant. */
-#define BACK(k) (c > (k) && col_pairs(s, c - 1 - (k)))
-	return !BACK(0) ? 0 : !BACK(1) ? 1 : !BACK(2) ? 2 : !BACK(3) ? 3 :
-	       !BACK(4) ? 4 : !BACK(5) ? 5 : !BACK(6) ? 6 : !BACK(7) ? 7 :
-	       !BACK(8) ? 8 : !BACK(9) ? 9 : !BACK(10) ? 10 :
-	       !BACK(11) ? 11 : !BACK(12) ? 12 : !BACK(13) ? 13 :
-	       !BACK(14) ? 14 : 15;
-#undef BACK
-}
-
-/* Columns c .. c + n - 1 (n: 2 or 4) make a run from c's place in it. */
-static ALWAYS_INLINE bool run_from(struct src s, unsigned c, unsigned n)
-{
-	return run_pos(s, c) % n == 0 && col_pairs(s, c) &&
-	       (n == 2 || (col_pairs(s, c + 1) && col_pairs(s, c + 2)));
-}
-
-/* CSV column c, or a run of zeros from it: *skip is how many of the
- * following columns the run wrote. */
-static ALWAYS_INLINE char *csv_col_run(char *p, struct src s, unsigned c,
-				       enum col_kind kind, enum rec_field f,
-				       unsigned *skip)
-{
-	if (*skip) {
-		--*skip;
-		return p;
-	}
-	if (run_from(s, c, 4) && __builtin_expect(words_zero(s, c, 4), 1)) {
-		*skip = 3;
-		return put_lit(p, "0,0,0,0,");
-	}
-	if (run_from(s, c, 2) && __builtin_expect(words_zero(s, c, 2), 1)) {
-		*skip = 1;
-		return put_lit(p, "0,0,");
-	}
-	return csv_col(p, s, kind, f);
-}
-
-static ALWAYS_INLINE char *csv_record(char *p, struct src s)
-{
-	unsigned skip = 0;
-
-#define CSV_COL(nm, kind, field, tw) \
-	p = csv_col_run(p, s, COL_##nm, kind, (enum rec_field)(field), &skip);
-	COLUMNS(CSV_COL)
-#undef CSV_COL
-	p[-1] = '\n';
-	return p;
-}
-
-/* ---- JSON lines ----------------------------------------------------------- */
-
-/* comm as JSON_OUT_BYTES: every byte survives (see json_out.h). */
-static char *json_comm(char *p, const char *comm, size_t n)
-{
-	return json_out_escape(p, comm, n, JSON_OUT_BYTES);
-}
-
-static ALWAYS_INLINE char *json_col(char *p, struct src s,
-				    enum col_kind kind, enum rec_field f)
-{
-	size_t n;
-	const char *comm;
-	char *plain;
-
-	if (kind == C_TYPE)
-		return s_type(s) == REC_TGID ? put_lit(p, "\"tgid\",")
-					     : put_lit(p, "\"pid\",");
-	if (kind == C_COMM) {
-		comm = s_comm(s, &n);
-		*p = '"';
-		plain = put_comm_plain(p + 1, comm, n);
-		if (plain) {
-			*plain = '"';
-			p = plain + 1;
-		} else {
-			p = json_comm(p, comm, n);
-		}
-		*p++ = ',';
-		return p;
-	}
-	return put_col(p, s, kind, f, ',', "null,", 5);
-}
-
-/* Each column's key, "name": (constant indexes fold to the literal). */
-#define JSON_KEY(nm, kind, field, tw) "\"" #nm "\":",
-static const char *const json_keys[] = { COLUMNS(JSON_KEY) };
-#undef JSON_KEY
-#define JSON_KEY_LEN(nm, kind, field, tw) sizeof("\"" #nm "\":") - 1,
-static const uint8_t json_key_lens[] = { COLUMNS(JSON_KEY_LEN) };
-#undef JSON_KEY_LEN
-
-/* Column c's key and a 0. */
-static ALWAYS_INLINE char *json_zero(char *p, unsigned c)
-{
-	p = put_mem(p, json_keys[c], json_key_lens[c]);
-	return put_lit(p, "0,");
-}
-
-/* JSON column c with its key, or a run of zeros from it (as CSV's). */
-static ALWAYS_INLINE char *json_col_run(char *p, struct src s, unsigned c,
-					enum col_kind kind, enum rec_field f,
-					unsigned *skip)
-{
-	if (*skip) {
-		--*skip;
-		return p;
-	}
-	if (run_from(s, c, 4) && __builtin_expect(words_zero(s, c, 4), 1)) {
-		*skip = 3;
-		p = json_zero(json_zero(p, c), c + 1);
-		return json_zero(json_zero(p, c + 2), c + 3);
-	}
-	if (run_from(s, c, 2) && __builtin_expect(words_zero(s, c, 2), 1)) {
-		*skip = 1;
-		return json_zero(json_zero(p, c), c + 1);
-	}
-	p = put_mem(p, json_keys[c], json_key_lens[c]);
-	return json_col(p, s, kind, f);
-}
-
-static ALWAYS_INLINE char *json_record(char *p, struct src s)
-{
-	unsigned skip = 0;
-
-	*p++ = '{';
-#define JSON_COL(nm, kind, field, tw) \
-	p = json_col_run(p, s, COL_##nm, kind, (enum rec_field)(field), &skip);
-	COLUMNS(JSON_COL)
-#undef JSON_COL
-	p[-1] = '}';
-	*p++ = '\n';
-	return p;
-}
-
-/* ---- a choice of columns ------------------------------------------------ */
-
-/* One column by its index: a jump to that column's straight-line code. */
-static ALWAYS_INLINE char *csv_one(char *p, struct src s, unsigned col)
-{
-	switch (col) {
-#define CSV_ONE(nm, kind, field, tw) \
-	case COL_##nm: return csv_col(p, s, kind, (enum rec_field)(field));
-	COLUMNS(CSV_ONE)
-#undef CSV_ONE
-	}
-	return p;
-}
-
-static ALWAYS_INLINE char *json_one(char *p, struct src s, unsigned col)
-{
-	switch (col) {
-#define JSON_ONE(nm, kind, field, tw) \
-	case COL_##nm: \
-		p = put_lit(p, "\"" #nm "\":"); \
-		return json_col(p, s, kind, (enum rec_field)(field));
-	COLUMNS(JSON_ONE)
-#undef JSON_ONE
-	}
-	return p;
-}
-
-/* The chosen columns, one loop per format (the format's test out of the
- * loop: each turn is then a jump to the column's code). */
-static ALWAYS_INLINE char *cols_record(enum out_format f, struct src s,
-				       const struct format_cols *cols, char *p)
-{
-	const uint8_t *col = cols->col, *end = col + cols->n;
-
-	if (f == FMT_JSONL) {
-		*p++ = '{';
-		while (col < end)
-			p = json_one(p, s, *col++);
-		p[-1] = '}';
-		*p++ = '\n';
-		return p;
-	}
-	while (col < end)
-		p = csv_one(p, s, *col++);
-	p[-1] = '\n';
-	return p;
-}
-
 int format_cols_parse(const char *list, struct format_cols *out, char *bad,
 		      size_t bad_size)
 {
@@ -753,8 +90,8 @@ int format_cols_parse(const char *list, struct format_cols *out, char *bad,
 		size_t n = strcspn(p, ",");
 
 		for (i = 0; i < NCOLS; i++)
-			if (n == columns[i].name_len &&
-			    memcmp(p, columns[i].name, n) == 0)
+			if (n == format_columns[i].name_len &&
+			    memcmp(p, format_columns[i].name, n) == 0)
 				break;
 		if (i == NCOLS || seen[i]) {
 			snprintf(bad, bad_size, "%.*s", (int)n, p);
@@ -774,196 +111,23 @@ size_t format_col_names(char *buf, size_t cap)
 
 	for (i = 0; i < NCOLS; i++)
 		n += (size_t)snprintf(buf + (n < cap ? n : cap), n < cap ? cap - n : 0,
-				      "%s%s", i ? "," : "", columns[i].name);
+				      "%s%s", i ? "," : "", format_columns[i].name);
 	return n;
 }
 
-/* ---- text ------------------------------------------------------------------ */
-
-/* Length of the valid UTF-8 sequence at s (at most n bytes) and its code
- * point, or 0 when s does not start one (RFC 3629: no overlongs, no
- * surrogates, nothing above U+10FFFF). */
-static size_t utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t len, i;
-	uint32_t c;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		len = 2, c = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		len = 3, c = s[0] & 0x0f;
-		if (s[0] == 0xe0)
-			lo = 0xa0;
-		else if (s[0] == 0xed)
-			hi = 0x9f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4, c = s[0] & 0x07;
-		if (s[0] == 0xf0)
-			lo = 0x90;
-		else if (s[0] == 0xf4)
-			hi = 0x8f;
-	} else {
-		return 0;
-	}
-	if (n < len || s[1] < lo || s[1] > hi)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	*cp = c;
-	return len;
-}
-
-/* Characters a terminal would not show, or that reorder what follows:
- * shown as escapes so a name cannot hide or disguise itself. */
-static bool text_invisible(uint32_t cp)
-{
-	return cp < 0xa0 || cp == 0xad || cp == 0x61c ||
-	       (cp >= 0x200b && cp <= 0x200f) ||
-	       (cp >= 0x2028 && cp <= 0x202e) ||
-	       (cp >= 0x2060 && cp <= 0x206f) ||
-	       cp == 0xfeff || (cp >= 0xfff9 && cp <= 0xfffb);
-}
-
-static char *text_escape_byte(char *p, unsigned char b)
-{
-	*p++ = '\\';
-	switch (b) {
-	case '\\': *p++ = '\\'; break;
-	case '\n': *p++ = 'n'; break;
-	case '\r': *p++ = 'r'; break;
-	case '\t': *p++ = 't'; break;
-	default:
-		*p++ = 'x';
-		*p++ = hex_digits[b >> 4];
-		*p++ = hex_digits[b & 15];
-	}
-	return p;
-}
-
-static char *text_comm(char *p, const char *comm, size_t n)
-{
-	const unsigned char *s = (const unsigned char *)comm;
-	size_t i = 0;
-
-	while (i < n) {
-		uint32_t cp;
-		size_t len;
-
-		if (s[i] >= 0x20 && s[i] < 0x7f && s[i] != '\\') {
-			*p++ = (char)s[i++];
-			continue;
-		}
-		len = s[i] >= 0x80 ? utf8_seq(s + i, n - i, &cp) : 0;
-		if (len && !text_invisible(cp)) {
-			p = put_mem(p, (const char *)s + i, len);
-			i += len;
-		} else {
-			p = text_escape_byte(p, s[i++]);
-		}
-	}
-	return p;
-}
-
-static char *pad_to(char *p, const char *start, unsigned width)
-{
-	while ((unsigned)(p - start) < width)
-		*p++ = ' ';
-	return p;
-}
-
-/* Right-align the text written at start..p in width columns. */
-static char *align_right(char *start, char *p, unsigned width)
-{
-	size_t n = (size_t)(p - start);
-
-	if (n >= width)
-		return p;
-	memmove(start + (width - n), start, n);
-	memset(start, ' ', width - n);
-	return start + width;
-}
-
-/* comm is not in this list: the text format always ends with it. */
-static bool text_shown(const struct column *c)
-{
-	return c->text_width != 0;
-}
-
-static char *text_header(char *p)
-{
-	size_t i;
-
-	for (i = 0; i < NCOLS; i++) {
-		const struct column *c = &columns[i];
-		char *start = p;
-
-		if (!text_shown(c))
-			continue;
-		p = put_mem(p, c->name, c->name_len);
-		p = c->kind == C_TYPE ? pad_to(p, start, c->text_width)
-				      : align_right(start, p, c->text_width);
-		*p++ = ' ';
-	}
-	p = put_mem(p, "comm\n", 5);
-	return p;
-}
-
-/* 16 spaces at p (a text column is at most that wide), two word stores. */
-static ALWAYS_INLINE void put_16_spaces(char *p)
-{
-	memcpy(p, "                ", 16);
-}
-
-/* A shown column: type left-aligned, numbers right-aligned, then a space.
- * Columns with no text width compile to nothing.  The number is written
- * aside first, so that its length places it: the column is blanked and
- * the number copied in at its place with fixed-size copies (no memmove,
- * no loop). */
-static ALWAYS_INLINE char *text_col(char *p, struct src s,
-				    enum col_kind kind, enum rec_field f,
-				    unsigned width)
-{
-	char num[32];
-	size_t n, shift;
-
-	if (!width)
-		return p;
-	put_16_spaces(p);
-	if (kind == C_TYPE) {
-		n = (size_t)(put_type(p, s) - p);
-		p += n > width ? n : width;
-	} else {
-		n = (size_t)(put_col(num, s, kind, f, 0, "-", 1) - num);
-		shift = n < width ? width - n : 0;
-		memcpy(p + shift, num, MAX_VALUE);
-		p += shift + n;
-	}
-	*p++ = ' ';
-	return p;
-}
-
-static ALWAYS_INLINE char *text_record(char *p, struct src s)
-{
-	const char *comm;
-	char *plain;
-	size_t n;
-
-#define TEXT_COL(nm, kind, field, tw) \
-	p = text_col(p, s, kind, (enum rec_field)(field), tw);
-	COLUMNS(TEXT_COL)
-#undef TEXT_COL
-	comm = s_comm(s, &n);
-	plain = put_comm_plain(p, comm, n);
-	p = plain ? plain : text_comm(p, comm, n);
-	*p++ = '\n';
-	return p;
-}
-
 /* ---- snprintf-like entry points ---------------------------------------- */
+
+/* Format f's writers (f is one of enum out_format). */
+static const struct format_wire *wire(enum out_format f)
+{
+	switch (f) {
+	case FMT_CSV: return &format_csv;
+	case FMT_JSONL: return &format_json;
+	case FMT_TEXT: break;
+	}
+	return &format_text;
+}
+
 
 /* Lines are built where they fit for sure: straight in the caller's buffer
  * when it is FORMAT_MAX_LINE or more, else on the stack and copied. */
@@ -978,83 +142,20 @@ static size_t deliver(const char *line, size_t n, char *buf, size_t cap)
 	return n;
 }
 
-static char *csv_header_cols(char *p, const struct format_cols *cols)
-{
-	unsigned i;
-
-	for (i = 0; i < cols->n; i++) {
-		const struct column *c = &columns[cols->col[i]];
-
-		if (i)
-			*p++ = ',';
-		p = put_mem(p, c->name, c->name_len);
-	}
-	*p++ = '\n';
-	return p;
-}
-
 size_t format_header_cols(enum out_format f, const struct format_cols *cols,
 			  char *buf, size_t cap)
 {
 	char tmp[FORMAT_MAX_LINE];
-	char *line = cap >= FORMAT_MAX_LINE ? buf : tmp, *end = line;
+	char *line = cap >= FORMAT_MAX_LINE ? buf : tmp;
+	char *end = wire(f)->header(line, cols);
 
-	if (!cols || f == FMT_TEXT)
-		return format_header(f, buf, cap);
-	if (f == FMT_CSV)
-		end = csv_header_cols(line, cols);
 	*end = '\0';
 	return deliver(line, (size_t)(end - line), buf, cap);
 }
 
 size_t format_header(enum out_format f, char *buf, size_t cap)
 {
-	char tmp[FORMAT_MAX_LINE];
-	char *line = cap >= FORMAT_MAX_LINE ? buf : tmp, *end = line;
-
-	if (f == FMT_CSV)
-		end = csv_header(line);
-	else if (f == FMT_TEXT)
-		end = text_header(line);
-	*end = '\0';
-	return deliver(line, (size_t)(end - line), buf, cap);
-}
-
-/* One record in format f at line (FORMAT_MAX_LINE bytes); its end. */
-static ALWAYS_INLINE char *format_any(enum out_format f, struct src s,
-				      char *line)
-{
-	switch (f) {
-	case FMT_CSV: return csv_record(line, s);
-	case FMT_JSONL: return json_record(line, s);
-	case FMT_TEXT: return text_record(line, s);
-	}
-	return line;
-}
-
-static char *format_rec_at(enum out_format f, const struct exit_record *r,
-			   char *line)
-{
-	struct src s = { .mode = S_REC, .r = r, .type = r->type, .id = r->id };
-
-	return format_any(f, s, line);
-}
-
-static char *format_view_at(enum out_format f, const struct exit_view *v,
-			    char *line)
-{
-	struct src s = { .mode = S_APPEND, .v = v, .p = v->p, .len = v->len,
-			 .type = v->type, .id = v->id };
-	struct exit_record r;
-
-	if (record_view_append(v) && v->len >= V16_LEN) {
-		s.mode = S_APPEND_V16;
-		return format_any(f, s, line);
-	}
-	if (record_view_append(v))
-		return format_any(f, s, line);
-	record_from_view(v, &r);
-	return format_rec_at(f, &r, line);
+	return format_header_cols(f, NULL, buf, cap);
 }
 
 size_t format_record(enum out_format f, const struct exit_record *r,
@@ -1062,8 +163,28 @@ size_t format_record(enum out_format f, const struct exit_record *r,
 {
 	char tmp[FORMAT_MAX_LINE];
 	char *line = cap >= FORMAT_MAX_LINE ? buf : tmp;
-	char *end = format_rec_at(f, r, line);
+	char *end = wire(f)->record(line, r, NULL);
 
+	*end = '\0';
+	return deliver(line, (size_t)(end - line), buf, cap);
+}
+
+/* A view of a layout other than the append-only one is written through
+ * its normalised record (see format_src.h). */
+size_t format_view_cols(enum out_format f, const struct format_cols *cols,
+			const struct exit_view *v, char *buf, size_t cap)
+{
+	const struct format_wire *w = wire(f);
+	char tmp[FORMAT_MAX_LINE];
+	char *line = cap >= FORMAT_MAX_LINE ? buf : tmp, *end;
+	struct exit_record r;
+
+	if (record_view_append(v)) {
+		end = w->view(line, v, cols);
+	} else {
+		record_from_view(v, &r);
+		end = w->record(line, &r, cols);
+	}
 	*end = '\0';
 	return deliver(line, (size_t)(end - line), buf, cap);
 }
@@ -1071,67 +192,18 @@ size_t format_record(enum out_format f, const struct exit_record *r,
 size_t format_view(enum out_format f, const struct exit_view *v,
 		   char *buf, size_t cap)
 {
-	char tmp[FORMAT_MAX_LINE];
-	char *line = cap >= FORMAT_MAX_LINE ? buf : tmp;
-	char *end = format_view_at(f, v, line);
-
-	*end = '\0';
-	return deliver(line, (size_t)(end - line), buf, cap);
-}
-
-static char *cols_view_append(enum out_format f, const struct exit_view *v,
-			      const struct format_cols *cols, char *line)
-{
-	struct src s = { .mode = S_APPEND, .v = v, .p = v->p, .len = v->len,
-			 .type = v->type, .id = v->id };
-
-	if (v->len >= V16_LEN) {
-		s.mode = S_APPEND_V16;
-		return cols_record(f, s, cols, line);
-	}
-	return cols_record(f, s, cols, line);
-}
-
-static char *cols_rec(enum out_format f, const struct exit_record *r,
-		      const struct format_cols *cols, char *line)
-{
-	struct src s = { .mode = S_REC, .r = r, .type = r->type, .id = r->id };
-
-	return cols_record(f, s, cols, line);
-}
-
-size_t format_view_cols(enum out_format f, const struct format_cols *cols,
-			const struct exit_view *v, char *buf, size_t cap)
-{
-	char tmp[FORMAT_MAX_LINE];
-	char *line = cap >= FORMAT_MAX_LINE ? buf : tmp, *end;
-	struct exit_record r;
-
-	if (!cols || f == FMT_TEXT) {
-		end = format_view_at(f, v, line);
-	} else if (record_view_append(v)) {
-		end = cols_view_append(f, v, cols, line);
-	} else {
-		record_from_view(v, &r);
-		end = cols_rec(f, &r, cols, line);
-	}
-	*end = '\0';
-	return deliver(line, (size_t)(end - line), buf, cap);
+	return format_view_cols(f, NULL, v, buf, cap);
 }
 
 size_t format_comm(enum out_format f, const char *comm, size_t len,
 		   char *buf, size_t cap)
 {
 	char tmp[8 * TS_COMM_LEN];
-	char *end = tmp;
+	char *end;
 
 	if (len > TS_COMM_LEN)
 		len = TS_COMM_LEN;
-	switch (f) {
-	case FMT_CSV: end = csv_comm(tmp, comm, len); break;
-	case FMT_JSONL: end = json_comm(tmp, comm, len); break;
-	case FMT_TEXT: end = text_comm(tmp, comm, len); break;
-	}
+	end = wire(f)->comm(tmp, comm, len);
 	*end = '\0';
 	return deliver(tmp, (size_t)(end - tmp), buf, cap);
 }

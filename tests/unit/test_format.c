@@ -1,6 +1,6 @@
-/* Unit tests of the output formats (src/format.c): header and column names,
- * absent fields, hostile comm bytes in every format, integer conversion,
- * snprintf semantics and the worst-case line length.
+/* Unit tests of the output formats (src/common/format*.c): header and
+ * column names, absent fields, hostile comm bytes in every format, integer
+ * conversion, snprintf semantics and the worst-case line length.
  *
  * With FORMAT_SAMPLES_DIR set, test_write_samples also writes
  * samples.{csv,jsonl,txt} and a manifest of the exact comm bytes there, for
