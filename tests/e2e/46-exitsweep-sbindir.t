@@ -9,7 +9,7 @@ need_taskstats
 mkdir -p "$T/tree" "$T/sbin" "$T/bin"
 sweep_tmpdir
 cp -r "$TOP/Makefile" "$TOP/src" "$TOP/include" "$TOP/tools" "$TOP/tests" "$TOP/man" "$T/tree/"
-make -C "$T/tree" -s exitsweep SBINDIR="$T/sbin" >"$T/make.out" 2>&1; rc=$?
+make -C "$T/tree" -s -j"$(nproc)" exitsweep SBINDIR="$T/sbin" >"$T/make.out" 2>&1; rc=$?
 check "exitsweep builds with SBINDIR=$T/sbin" [ $rc -eq 0 ]
 [ $rc -eq 0 ] || sed 's/^/# /' "$T/make.out"
 cp "$T/tree/exitsweep" "$EXITGEN" "$T/bin/"

@@ -80,23 +80,43 @@ suite() {
 		-- sh /guest-suite.sh > "$2/rig.out" 2> "$2/rig.err"
 }
 
-for k in $KERNELS; do
-	D=$T/$k
-	mkdir -p "$D"
+# boot SERIES: the suite in a guest of SERIES, into $T/SERIES; its exit
+# status in $T/SERIES.rc, what to say in $T/SERIES.said.
+boot() {
+	local k=$1 D=$T/$1 start rc
 	start=$(date +%s)
+	mkdir -p "$D"
 	suite "$k" "$D"; rc=$?
 	# Under TCG a guest now and then dies of an int3 that a live code
 	# patch (text_poke) had already removed (seen once in 6.19's
 	# __perf_event_overflow as exitprobe attached): emulated cross-CPU
 	# code modification, not the kit.  One retry, said; twice fails.
 	if [ $rc -eq 125 ] && grep -q 'panicked\|Oops' "$D/rig.err"; then
-		diag "$k: the guest kernel died; its console said:"
-		grep -m 3 'Oops\|RIP:\|panic' "$D/rig.err" | sed 's/^/#   /'
-		diag "$k: running the suite once more"
+		{ echo "$k: the guest kernel died; its console said:"
+		  grep -m 3 'Oops\|RIP:\|panic' "$D/rig.err" | sed 's/^/  /'
+		  echo "$k: running the suite once more"; } > "$T/$k.said"
 		rm -rf "$D" && mkdir -p "$D"
 		suite "$k" "$D"; rc=$?
 	fi
-	diag "$k: $(head -c 300 "$D/uname.txt" 2>/dev/null) booted and ran in $(( $(date +%s) - start )) s"
+	echo "$k: $(head -c 300 "$D/uname.txt" 2>/dev/null) booted and ran in" \
+		"$(( $(date +%s) - start )) s" >> "$T/$k.said"
+	echo $rc > "$T/$k.rc"
+}
+
+# Two guests at a time: a guest spends most of its time booting on one
+# CPU or in paced workloads, so one at a time left a CPU of the host idle.
+# (RIG_PARALLEL=1 boots them one after another.)
+par=${RIG_PARALLEL:-2}
+for k in $KERNELS; do
+	while [ "$(jobs -rp | wc -l)" -ge "$par" ]; do wait -n; done
+	boot "$k" &
+done
+wait
+
+for k in $KERNELS; do
+	D=$T/$k
+	rc=$(cat "$T/$k.rc")
+	while IFS= read -r line; do diag "$line"; done < "$T/$k.said"
 	check "$k: the rig ran the suite (exit $rc)" [ $rc -eq 0 -a -e "$D/suite.done" ]
 	if [ ! -e "$D/suite.done" ]; then
 		sed 's/^/# /' "$D/rig.err" | tail -n 20
