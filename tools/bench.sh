@@ -38,6 +38,9 @@
 #   tools/bench.sh [ROUNDS [EXITS]]     (defaults 5 and 200000)
 #   BENCH_PARTS="rate floor replay peers" (the default; "split" as well on
 #   demand), BENCH_FORMATS="csv jsonl text"
+#   BENCH_BASELINE=PATH: another exitmon (an earlier commit's build) beside
+#   exitmon in the floor and split parts: its ratio to the same floor, from
+#   the same records, in a column of its own
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,6 +52,7 @@ PARTS=${BENCH_PARTS:-rate floor replay peers}
 FORMATS=${BENCH_FORMATS:-csv jsonl text}
 BENCH_FIELDS=${BENCH_FIELDS:-type,pid,tgid,comm,uid,exitcode,elapsed_us,utime_us,stime_us,cpu_run_real_ns}
 FLOOR=${BENCH_FLOOR:-$TOP/build/bench/floor}
+BASELINE=${BENCH_BASELINE:-}
 PEERS=${BENCH_PEERS_DIR:-$TOP/build/bench/peers}
 PEERS_RATE=${BENCH_PEERS_RATE:-20000}
 T=$(mktemp -d /tmp/exitmon-bench.XXXXXX)
@@ -109,13 +113,17 @@ floor() {
 	wait_ready "$sum.floor"
 	"$TOP/exitmon" -f "$fmt" -o "$out" --summary "$sum.mon" \
 		--pidfile "$T/mon.pid" "$@" 2>/dev/null &
-	local mon=$!
+	local mon=$! base=""
 	wait_ready "$T/mon.pid"
+	if [ -n "$BASELINE" ]; then
+		baseline_start "$fmt" "$out" "$sum.base" "$@"
+		base=$!
+	fi
 	"$TOP/exitgen" --shape thread --rate max --workers "$WORKERS" \
 		--count "$EXITS" --tag benchfloor >/dev/null
 	sleep 0.2
-	kill -TERM "$mon" "$fl"; wait "$mon" "$fl" || true
-	rm -f "$T/mon.pid" "$T/out.$fmt"
+	kill -TERM "$mon" "$fl" $base; wait "$mon" "$fl" $base || true
+	rm -f "$T/mon.pid" "$T/base.pid" "$T/out.$fmt" "$T/base.out" "$T/base.pcap"
 	local line n drops fcpu mcpu lost
 	line=$(tail -1 "$sum.floor")
 	n=$(sed -n 's/.*datagrams=\([0-9]*\).*/\1/p' <<<"$line")
@@ -123,25 +131,56 @@ floor() {
 	fcpu=$(sed -n 's/.*cpu_us=\([0-9]*\).*/\1/p' <<<"$line")
 	mcpu=$(python3 -c "print(round(($(kv "$sum.mon" cpu_user)+$(kv "$sum.mon" cpu_sys))*1e6))")
 	lost=$(( $(kv "$sum.mon" dropped) + drops ))
-	echo "$label $round $n $fcpu $mcpu $lost" >> "$T/floor"
+	local bcpu=-
+	if [ -n "$base" ]; then
+		bcpu=$(python3 -c "print(round(($(kv "$sum.base" cpu_user)+$(kv "$sum.base" cpu_sys))*1e6))")
+		lost=$(( lost + $(kv "$sum.base" dropped) ))
+	fi
+	echo "$label $round $n $fcpu $mcpu $lost $bcpu" >> "$T/floor"
 	echo "bench: floor round $((round + 1))/$ROUNDS $label: $n records," \
-		"floor $fcpu us, exitmon $mcpu us" >&2
+		"floor $fcpu us, exitmon $mcpu us${base:+, baseline $bcpu us}" >&2
+}
+
+# baseline_start FORMAT OUTPUT SUMMARY [OPTIONS...]: BENCH_BASELINE (another
+# exitmon, say an earlier commit's) registered beside exitmon with the same
+# options, into files of its own: both hear the same records, so their
+# ratios to the one floor compare two builds in one run.
+baseline_start() {
+	local fmt=$1 out=$2 sum=$3 a prev="" args=()
+	shift 3
+	[ "$out" = /dev/null ] || out=$T/base.out
+	for a in "$@"; do
+		[ "$prev" = --capture ] && a=$T/base.pcap
+		args+=("$a")
+		prev=$a
+	done
+	"$BASELINE" -f "$fmt" -o "$out" --summary "$sum" --pidfile "$T/base.pid" \
+		"${args[@]}" 2>/dev/null &
+	wait_ready "$T/base.pid"
 }
 
 floor_table() {
 	python3 - "$T/floor" "$1" <<'PY'
 import statistics as st, sys
-by = {}
-for fmt, rnd, n, fcpu, mcpu, lost in (l.split() for l in open(sys.argv[1])):
+by, base = {}, {}
+for fmt, rnd, n, fcpu, mcpu, lost, bcpu in (l.split() for l in open(sys.argv[1])):
     by.setdefault(fmt, []).append((int(n), float(fcpu), float(mcpu), int(lost)))
-print(f"{sys.argv[2]:<12}{'floor us/rec':>13}{'exitmon us/rec':>16}{'ratio (median, range)':>28}{'lost':>7}")
+    if bcpu != "-":
+        base.setdefault(fmt, []).append(float(bcpu) / float(fcpu))
+head = f"{sys.argv[2]:<12}{'floor us/rec':>13}{'exitmon us/rec':>16}{'ratio (median, range)':>28}{'lost':>7}"
+print(head + (f"{'baseline ratio (median, range)':>34}" if base else ""))
 for fmt, runs in by.items():
     fl = [f / n for n, f, m, l in runs]
     mo = [m / n for n, f, m, l in runs]
     ra = sorted(m / f for n, f, m, l in runs)
-    print(f"{fmt:<12}{st.median(fl):>13.2f}{st.median(mo):>16.2f}"
-          f"{st.median(ra):>10.2f} ({ra[0]:.2f}-{ra[-1]:.2f}){'':>6}{sum(r[3] for r in runs):>7}")
-print(f"(both registered at once, same records; {len(runs)} rounds each)")
+    line = (f"{fmt:<12}{st.median(fl):>13.2f}{st.median(mo):>16.2f}"
+            f"{st.median(ra):>10.2f} ({ra[0]:.2f}-{ra[-1]:.2f}){'':>6}{sum(r[3] for r in runs):>7}")
+    if fmt in base:
+        b = sorted(base[fmt])
+        line += f"{st.median(b):>16.2f} ({b[0]:.2f}-{b[-1]:.2f})"
+    print(line)
+print(f"({'all' if base else 'both'} registered at once, same records; {len(runs)} rounds each"
+      + ("; baseline: BENCH_BASELINE" if base else "") + ")")
 PY
 	rm -f "$T/floor"
 }
