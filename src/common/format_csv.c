@@ -143,23 +143,7 @@ static ALWAYS_INLINE char *csv_cols(char *p, struct src s,
 	return p;
 }
 
-static char *csv_rec(char *p, const struct exit_record *r,
-		     const struct format_cols *cols)
-{
-	return cols ? csv_cols(p, src_of_rec(r), cols)
-		    : csv_record(p, src_of_rec(r));
-}
-
-/* Instantiated apart for payloads holding every version 16 field. */
-static char *csv_view(char *p, const struct exit_view *v,
-		      const struct format_cols *cols)
-{
-	if (v->len >= V16_LEN)
-		return cols ? csv_cols(p, src_of_view(v, S_APPEND_V16), cols)
-			    : csv_record(p, src_of_view(v, S_APPEND_V16));
-	return cols ? csv_cols(p, src_of_view(v, S_APPEND), cols)
-		    : csv_record(p, src_of_view(v, S_APPEND));
-}
+FORMAT_ENTRY_WRITERS(csv, csv_record, csv_cols)
 
 const struct format_wire format_csv = {
 	.header = csv_header,

@@ -137,23 +137,7 @@ static char *json_header(char *p, const struct format_cols *cols)
 	return p;
 }
 
-static char *json_rec(char *p, const struct exit_record *r,
-		      const struct format_cols *cols)
-{
-	return cols ? json_cols(p, src_of_rec(r), cols)
-		    : json_record(p, src_of_rec(r));
-}
-
-/* Instantiated apart for payloads holding every version 16 field. */
-static char *json_view(char *p, const struct exit_view *v,
-		       const struct format_cols *cols)
-{
-	if (v->len >= V16_LEN)
-		return cols ? json_cols(p, src_of_view(v, S_APPEND_V16), cols)
-			    : json_record(p, src_of_view(v, S_APPEND_V16));
-	return cols ? json_cols(p, src_of_view(v, S_APPEND), cols)
-		    : json_record(p, src_of_view(v, S_APPEND));
-}
+FORMAT_ENTRY_WRITERS(json, json_record, json_cols)
 
 const struct format_wire format_json = {
 	.header = json_header,

@@ -159,4 +159,24 @@ static ALWAYS_INLINE char *put_col(char *p, struct src s,
 	return put_u64_sep(p, s_get(s, f), sep);
 }
 
+/* A format's two entry writers, name_rec for a normalised record and
+ * name_view for a kernel payload (one holding every version 16 field has
+ * its own instantiation): all(p, src) writes every column, some(p, src,
+ * cols) the chosen ones. */
+#define FORMAT_ENTRY_WRITERS(name, all, some) \
+static char *name##_rec(char *p, const struct exit_record *r, \
+			const struct format_cols *cols) \
+{ \
+	return cols ? some(p, src_of_rec(r), cols) : all(p, src_of_rec(r)); \
+} \
+static char *name##_view(char *p, const struct exit_view *v, \
+			 const struct format_cols *cols) \
+{ \
+	if (v->len >= V16_LEN) \
+		return cols ? some(p, src_of_view(v, S_APPEND_V16), cols) \
+			    : all(p, src_of_view(v, S_APPEND_V16)); \
+	return cols ? some(p, src_of_view(v, S_APPEND), cols) \
+		    : all(p, src_of_view(v, S_APPEND)); \
+}
+
 #endif

@@ -207,22 +207,15 @@ static ALWAYS_INLINE char *text_record(char *p, struct src s)
 	return p;
 }
 
-static char *text_rec(char *p, const struct exit_record *r,
-		      const struct format_cols *cols)
+/* Text has its own columns: a choice (-F) is refused before this. */
+static ALWAYS_INLINE char *text_cols(char *p, struct src s,
+				     const struct format_cols *cols)
 {
 	(void)cols;
-	return text_record(p, src_of_rec(r));
+	return text_record(p, s);
 }
 
-/* Instantiated apart for payloads holding every version 16 field. */
-static char *text_view(char *p, const struct exit_view *v,
-		       const struct format_cols *cols)
-{
-	(void)cols;
-	if (v->len >= V16_LEN)
-		return text_record(p, src_of_view(v, S_APPEND_V16));
-	return text_record(p, src_of_view(v, S_APPEND));
-}
+FORMAT_ENTRY_WRITERS(text, text_record, text_cols)
 
 const struct format_wire format_text = {
 	.header = text_header,
