@@ -167,7 +167,10 @@ static void capture(struct collector *c, const void *msg, size_t len)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_REALTIME, &ts);
+	if (c->recv_time)
+		ts = *c->recv_time;
+	else
+		clock_gettime(CLOCK_REALTIME, &ts);
 	c->n.capture_errors += capture_stage(c->w.cap, &c->cap_stage, msg,
 					     len, &ts);
 }

@@ -32,6 +32,9 @@ struct collector {
 	size_t stage_len;
 	uint64_t stage_lines;		/* ... and lines counted, not formatted */
 	struct capture_stage cap_stage;	/* packets not yet given to w.cap */
+	/* When the datagram in hand was received (its receiver's stamp),
+	 * the capture's timestamp; NULL: read the clock per datagram. */
+	const struct timespec *recv_time;
 	pid_t watch_tid;		/* set by the shard's self-check: its thread */
 	bool watch_seen;		/* ... whose exit record arrived */
 	uint16_t last_version;		/* struct version of the last pid record */

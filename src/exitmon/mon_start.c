@@ -58,7 +58,7 @@ int mon_open_sinks(struct mon *m)
 		return EXIT_OUTPUT;
 	}
 	for (i = 0; i < m->n_opened; i++)	/* opened after the shards */
-		if (collector_capture_to(&m->shards[i].col, m->cap) < 0) {
+		if (shard_capture_to(&m->shards[i], m->cap) < 0) {
 			warnmsg("out of memory");
 			return EXIT_RUNTIME;
 		}

@@ -83,6 +83,8 @@ int receiver_drain(struct receiver *r, tsnl_datagram_fn fn, void *arg)
 			}
 			return -errno;
 		}
+		if (r->stamp)
+			clock_gettime(CLOCK_REALTIME, &r->when);
 		for (i = 0; i < (unsigned)n; i++)
 			deliver(r, i, fn, arg);
 		total += n;
@@ -106,6 +108,8 @@ int receiver_wait_one(struct receiver *r, tsnl_datagram_fn fn, void *arg)
 		return -errno;
 	}
 	r->msgs[0].msg_len = (unsigned)n;
+	if (r->stamp)
+		clock_gettime(CLOCK_REALTIME, &r->when);
 	deliver(r, 0, fn, arg);
 	return 1;
 }

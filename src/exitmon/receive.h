@@ -4,9 +4,11 @@
 #ifndef EXITMON_RECEIVE_H
 #define EXITMON_RECEIVE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include "tsnl.h"
 
@@ -30,6 +32,11 @@ struct receiver {
 	unsigned char *mem;	/* page-aligned allocation holding the slots */
 	uint32_t drops_last;	/* SO_MEMINFO drop counter, 32 bits, wraps */
 	uint64_t drops;		/* accumulated since receiver_init */
+	/* stamp: note in `when` the time (CLOCK_REALTIME) of each receive
+	 * call that returned datagrams, for the capture; one clock read per
+	 * call, not per datagram (a read costs 5% of a capture's CPU). */
+	bool stamp;
+	struct timespec when;
 };
 
 struct queue_state {

@@ -51,6 +51,18 @@ int shard_open(struct shard *s, const struct mon_config *cfg, unsigned index,
 	return receiver_init(&s->rx, s->ts.fd);
 }
 
+int shard_capture_to(struct shard *s, struct capture_writer *cap)
+{
+	int r = collector_capture_to(&s->col, cap);
+
+	if (r < 0 || !cap)
+		return r;
+	/* The packets of one receive call share its time. */
+	s->rx.stamp = true;
+	s->col.recv_time = &s->rx.when;
+	return 0;
+}
+
 int shard_set_rcvbuf(struct shard *s)
 {
 	int r;

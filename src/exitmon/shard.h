@@ -38,6 +38,8 @@ struct shard {
  * no family). */
 int shard_open(struct shard *s, const struct mon_config *cfg, unsigned index,
 	       const struct collector_setup *w);
+/* Capture every datagram to cap from now on; 0 or -ENOMEM. */
+int shard_capture_to(struct shard *s, struct capture_writer *cap);
 int shard_set_rcvbuf(struct shard *s);
 int shard_register(struct shard *s);
 /* Make a thread exit on one of our CPUs and wait for its record (giving

@@ -32,10 +32,26 @@ for fmt in text jsonl; do
 done
 # Thousands of records: the capture is written in many chunks, one at the
 # end of each receive batch, and replays to the very same CSV.
+t0=$(date +%s.%N)
 start_exitmon many -f csv --comm "${TAG}m" --capture "$T/many.pcap" || nok "collector ready"
 "$EXITGEN" --shape thread --workers 2 --rate max --count 3000 --tag "${TAG}m" -q
 sleep 0.3
 stop_exitmon
+t1=$(date +%s.%N)
+# Each packet's time is when its receive call returned (one clock read per
+# call): inside the run, and never earlier than a packet before it.
+check "capture times: inside the run, in order" python3 - "$T/many.pcap" "$t0" "$t1" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+t0, t1, o, last, n = float(sys.argv[2]), float(sys.argv[3]), 24, 0.0, 0
+while o + 16 <= len(d):
+    sec, usec, cl, _ = struct.unpack_from("<IIII", d, o)
+    t = sec + usec / 1e6
+    if not (t0 <= t <= t1 and t >= last and usec < 1000000):
+        sys.exit(f"packet {n}: {t} outside {t0}..{t1} or before {last}")
+    last, o, n = t, o + 16 + cl, n + 1
+sys.exit(0 if n >= 1000 else f"only {n} packets")
+PY
 "$EXITMON" --replay "$T/many.pcap" -f csv --comm "${TAG}m" > "$T/many.rep" 2>/dev/null
 diag "live: $(kv "$T/many.sum" matched) of 3000 matched, $(kv "$T/many.sum" dropped) dropped"
 check "records live, no capture error" \
