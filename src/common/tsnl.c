@@ -23,17 +23,25 @@
 
 int tsnl_walk(const void *buf, size_t len, tsnl_msg_fn fn, void *arg)
 {
-	const struct nlmsghdr *nh = buf;
-	int rem;
+	const unsigned char *p = buf;
 
-	if (len > INT_MAX)
-		return -EBADMSG;
-	/* nlmsg_ok checks the header and its length against what is left;
-	 * the last message may lack its padding (rem then goes negative). */
-	for (rem = (int)len; nlmsg_ok(nh, rem);
-	     nh = nlmsg_next((struct nlmsghdr *)nh, &rem))
+	/* Each header whole, its length within what is left (libnl's
+	 * nlmsg_ok, here inline: it runs for every record); the last message
+	 * may lack its padding. */
+	while (len >= NLMSG_HDRLEN) {
+		const struct nlmsghdr *nh = (const void *)p;
+		size_t step;
+
+		if (nh->nlmsg_len < NLMSG_HDRLEN || nh->nlmsg_len > len)
+			return -EBADMSG;
 		fn(arg, nh);
-	return rem > 0 ? -EBADMSG : 0;
+		step = NLMSG_ALIGN(nh->nlmsg_len);
+		if (step >= len)
+			return 0;
+		p += step;
+		len -= step;
+	}
+	return len ? -EBADMSG : 0;
 }
 
 int tsnl_genl_msg(const void *msg, size_t len, uint8_t *cmd,
