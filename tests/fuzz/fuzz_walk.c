@@ -1,5 +1,6 @@
 /* libFuzzer target, differential: the collector's one-pass attribute walk
- * (record_walk_attrs) against libnl's nla_parse with the same policies
+ * (record_walk_attrs: its short way for the common shape, and the general
+ * walk for every other) against libnl's nla_parse with the same policies
  * (record_msg_policy, record_aggr_policy) and the stricter rules the
  * parser adds to it (tsnl_attrs: no repeated type, nothing left over; and
  * the message's shape).  The same bytes, as a whole netlink message and as

@@ -259,6 +259,43 @@ static void test_null_padding(void **state)
 	check_fields(&out.rec[0], len, 16);
 }
 
+/* The shape the kernel sends for nearly every exit (one AGGR_PID nest of
+ * PID and STATS) is found by the short way; the same nest with the
+ * NLA_F_NESTED flag, or a padding attribute before the STATS, takes the
+ * general walk: all three find the same id and the same stats bytes. */
+static void test_walk_common_shape(void **state)
+{
+	static const unsigned char pad_none[1];
+	size_t len = record_struct_size(16), nest;
+	unsigned variant;
+
+	(void)state;
+	tsb_fill_stats(stats_buf, len, 16, 16, "common");
+	for (variant = 0; variant < 3; variant++) {
+		const unsigned hdr = NLMSG_HDRLEN + GENL_HDRLEN;
+		struct rec_walk w;
+		struct tsb_msg m;
+
+		tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
+		nest = tsb_nest(&m, TASKSTATS_TYPE_AGGR_PID |
+				    (variant == 1 ? NLA_F_NESTED : 0));
+		tsb_u32(&m, TASKSTATS_TYPE_PID, 4242);
+		if (variant == 2)
+			tsb_attr(&m, TASKSTATS_TYPE_NULL, pad_none, 0);
+		tsb_attr(&m, TASKSTATS_TYPE_STATS, stats_buf, len);
+		tsb_nest_end(&m, nest);
+		tsb_end(&m);
+		assert_int_equal(record_walk_attrs(m.b + hdr, m.len - hdr, &w), 0);
+		assert_int_equal(w.n, 1);
+		assert_int_equal(w.id[0], 4242);
+		assert_int_equal(w.stats_len[0], len);
+		assert_memory_equal(w.stats[0], stats_buf, len);
+		/* One byte short of the nest's claim: refused either way. */
+		assert_int_equal(record_walk_attrs(m.b + hdr, m.len - hdr - 1, &w),
+				 -EBADMSG);
+	}
+}
+
 /* The NLA_F_NESTED flag on the nests is ignored. */
 static void test_nested_flag(void **state)
 {
@@ -858,6 +895,7 @@ int main(void)
 		cmocka_unit_test(test_comm_full_length),
 		cmocka_unit_test(test_null_padding),
 		cmocka_unit_test(test_nested_flag),
+		cmocka_unit_test(test_walk_common_shape),
 		cmocka_unit_test(test_pid_tgid_as_sent),
 		cmocka_unit_test(test_pid_gets_tgid_before_v12),
 		cmocka_unit_test(test_tgid_version0),
