@@ -11,13 +11,17 @@
 # Then the collector's own CPU against the floor of any listener: a bare
 # recvmmsg drain (tests/bench/floor.c) registered at the same time as
 # exitmon, so both receive the same records; per output format, the
-# median of the per-round ratios of their CPU times.
+# median of the per-round ratios of their CPU times over the run (each
+# one's threads' schedstat, exact ns, read before the generator starts and
+# after the last record is drained: start-up and stop are a cost per run,
+# not per record), and beside it the ratio of their whole-process CPU
+# (getrusage at exit, start-up included).
 #
 # Optionally (BENCH_PARTS=split), where each format's excess over the
 # floor goes: the same side-by-side ratio for exitmon that writes nothing
 # (a filter no record matches: receive, parse, filter), then per format
-# exitmon that formats every record to /dev/null and that writes them to
-# a file.
+# exitmon that formats every record to a file in memory and that writes
+# them to a file on disk.
 #
 # Last, the user-space ceiling with no kernel in the loop: a capture of
 # EXITS thread exits replayed to each format (records per second per core
@@ -119,9 +123,16 @@ floor() {
 		baseline_start "$fmt" "$out" "$sum.base" "$@"
 		base=$!
 	fi
+	# CPU over the run's window, from each one's threads' schedstat:
+	# what the records cost, without each program's start-up and stop
+	local f0 m0 b0=0 f1 m1 b1=0
+	f0=$(cpu_ns "$fl"); m0=$(cpu_ns "$mon")
+	[ -z "$base" ] || b0=$(cpu_ns "$base")
 	"$TOP/exitgen" --shape thread --rate max --workers "$WORKERS" \
 		--count "$EXITS" --tag benchfloor >/dev/null
 	sleep 0.2
+	f1=$(cpu_ns "$fl"); m1=$(cpu_ns "$mon")
+	[ -z "$base" ] || b1=$(cpu_ns "$base")
 	kill -TERM "$mon" "$fl" $base; wait "$mon" "$fl" $base || true
 	rm -f "$T/mon.pid" "$T/base.pid" "$T/out.$fmt" "$T/base.out" "$T/base.pcap"
 	local line n drops fcpu mcpu lost
@@ -136,7 +147,9 @@ floor() {
 		bcpu=$(python3 -c "print(round(($(kv "$sum.base" cpu_user)+$(kv "$sum.base" cpu_sys))*1e6))")
 		lost=$(( lost + $(kv "$sum.base" dropped) ))
 	fi
-	echo "$label $round $n $fcpu $mcpu $lost $bcpu" >> "$T/floor"
+	echo "$label $round $n $fcpu $mcpu $lost $bcpu $(( (f1 - f0) / 1000 ))" \
+		"$(( (m1 - m0) / 1000 ))" \
+		"$( [ -n "$base" ] && echo $(( (b1 - b0) / 1000 )) || echo - )" >> "$T/floor"
 	echo "bench: floor round $((round + 1))/$ROUNDS $label: $n records," \
 		"floor $fcpu us, exitmon $mcpu us${base:+, baseline $bcpu us}" >&2
 }
@@ -162,24 +175,33 @@ baseline_start() {
 floor_table() {
 	python3 - "$T/floor" "$1" <<'PY'
 import statistics as st, sys
-by, base = {}, {}
-for fmt, rnd, n, fcpu, mcpu, lost, bcpu in (l.split() for l in open(sys.argv[1])):
-    by.setdefault(fmt, []).append((int(n), float(fcpu), float(mcpu), int(lost)))
-    if bcpu != "-":
-        base.setdefault(fmt, []).append(float(bcpu) / float(fcpu))
-head = f"{sys.argv[2]:<12}{'floor us/rec':>13}{'exitmon us/rec':>16}{'ratio (median, range)':>28}{'lost':>7}"
+# Per line: label round records, whole-process CPU (floor, exitmon; lost;
+# baseline), then CPU over the run's window (floor, exitmon, baseline), us.
+by, base, whole = {}, {}, {}
+for l in open(sys.argv[1]):
+    fmt, rnd, n, fcpu, mcpu, lost, bcpu, fwin, mwin, bwin = l.split()
+    by.setdefault(fmt, []).append((int(n), float(fwin), float(mwin), int(lost)))
+    whole.setdefault(fmt, []).append(float(mcpu) / float(fcpu))
+    if bwin != "-":
+        base.setdefault(fmt, []).append(float(bwin) / float(fwin))
+def cell(xs):
+    xs = sorted(xs)
+    return f"{st.median(xs):.2f} ({xs[0]:.2f}-{xs[-1]:.2f})"
+head = (f"{sys.argv[2]:<12}{'floor us/rec':>13}{'exitmon us/rec':>16}"
+        f"{'ratio (median, range)':>28}{'lost':>7}{'whole-process ratio':>22}")
 print(head + (f"{'baseline ratio (median, range)':>34}" if base else ""))
 for fmt, runs in by.items():
     fl = [f / n for n, f, m, l in runs]
     mo = [m / n for n, f, m, l in runs]
-    ra = sorted(m / f for n, f, m, l in runs)
     line = (f"{fmt:<12}{st.median(fl):>13.2f}{st.median(mo):>16.2f}"
-            f"{st.median(ra):>10.2f} ({ra[0]:.2f}-{ra[-1]:.2f}){'':>6}{sum(r[3] for r in runs):>7}")
+            f"{cell(m / f for n, f, m, l in runs):>28}{sum(r[3] for r in runs):>7}"
+            f"{st.median(whole[fmt]):>22.2f}")
     if fmt in base:
-        b = sorted(base[fmt])
-        line += f"{st.median(b):>16.2f} ({b[0]:.2f}-{b[-1]:.2f})"
+        line += f"{cell(base[fmt]):>34}"
     print(line)
-print(f"({'all' if base else 'both'} registered at once, same records; {len(runs)} rounds each"
+print(f"({'all' if base else 'both'} registered at once, same records; {len(runs)} rounds each;"
+      " CPU from schedstat over the run, start-up and stop excluded; whole-process"
+      " ratio: getrusage at exit, start-up included, median"
       + ("; baseline: BENCH_BASELINE" if base else "") + ")")
 PY
 	rm -f "$T/floor"

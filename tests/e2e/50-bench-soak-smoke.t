@@ -13,8 +13,8 @@ done
 check "bench: no record lost at this size" \
 	awk '/^exitmon (\(default|--wakeup)/ { if ($(NF-1) != 0) bad = 1 } END { exit bad }' "$T/bench.out"
 for fmt in csv jsonl text; do
-	check "bench: $fmt against the floor listener, none lost" \
-		awk -v f="$fmt" '$1 == f && /\(/ { seen = 1; if ($NF != 0) bad = 1 } END { exit bad || !seen }' "$T/bench.out"
+	check "bench: $fmt against the floor listener, none lost, both ratios" \
+		awk -v f="$fmt" '$1 == f && /\(/ { seen = 1; if ($6 != 0 || $7 <= 0) bad = 1 } END { exit bad || !seen }' "$T/bench.out"
 	check "bench: $fmt replayed, instructions per record counted" \
 		awk -v f="$fmt" '$1 == f && !/\(/ && NF == 4 { seen = 1; if ($4 <= 0) bad = 1 } END { exit bad || !seen }' "$T/bench.out"
 done
@@ -23,8 +23,8 @@ BENCH_PARTS=split BENCH_FORMATS="csv jsonl text" "$TOP/tools/bench.sh" 1 2000 > 
 check "bench's split part runs (exit $rc)" [ "$rc" -eq 0 ]
 sed 's/^/# /' "$T/split.out"
 for row in parse csv-format csv-file jsonl-format jsonl-file text-format text-file; do
-	check "bench split: a '$row' row with a ratio, none lost" \
-		awk -v r="$row" '$1 == r && /\(/ { seen = 1; if ($NF != 0 || $4 <= 0) bad = 1 } END { exit bad || !seen }' "$T/split.out"
+	check "bench split: a '$row' row with both ratios, none lost" \
+		awk -v r="$row" '$1 == r && /\(/ { seen = 1; if ($6 != 0 || $4 <= 0 || $7 <= 0) bad = 1 } END { exit bad || !seen }' "$T/split.out"
 done
 
 # The peers part: without a kernel source it says what to install and
