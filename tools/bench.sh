@@ -42,6 +42,8 @@
 #   tools/bench.sh [ROUNDS [EXITS]]     (defaults 5 and 200000)
 #   BENCH_PARTS="rate floor replay peers" (the default; "split" as well on
 #   demand), BENCH_FORMATS="csv jsonl text"
+#   BENCH_PIN=CPU|none: the CPU the floor and split parts' listeners share
+#   (default the last)
 #   BENCH_BASELINE=PATH: another exitmon (an earlier commit's build) beside
 #   exitmon in the floor and split parts: its ratio to the same floor, from
 #   the same records, in a column of its own
@@ -59,6 +61,15 @@ FLOOR=${BENCH_FLOOR:-$TOP/build/bench/floor}
 BASELINE=${BENCH_BASELINE:-}
 PEERS=${BENCH_PEERS_DIR:-$TOP/build/bench/peers}
 PEERS_RATE=${BENCH_PEERS_RATE:-20000}
+# The listeners compared side by side share one CPU (the last, unless
+# BENCH_PIN names another; "none" leaves them free): where each runs
+# relative to the exiting threads decides how much of the records' copy
+# misses its caches, and two identical listeners left free read from 0.73
+# to 1.23 of each other per round on this 2-vCPU VM, pinned together
+# 0.90 to 1.06.
+PIN_CPU=${BENCH_PIN:-$(( $(nproc) - 1 ))}
+PIN=""
+[ "$PIN_CPU" = none ] || PIN="taskset -c $PIN_CPU"
 T=$(mktemp -d /tmp/exitmon-bench.XXXXXX)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$T"' EXIT
 
@@ -112,10 +123,10 @@ floor() {
 	local fmt=$1 round=$2 label=${3:-$1} out=${4:-$T/out.$1}
 	local sum=$T/floor.$label.$round
 	shift $(( $# < 4 ? $# : 4 ))
-	"$FLOOR" > "$sum.floor" &
+	$PIN "$FLOOR" > "$sum.floor" &
 	local fl=$!
 	wait_ready "$sum.floor"
-	"$TOP/exitmon" -f "$fmt" -o "$out" --summary "$sum.mon" \
+	$PIN "$TOP/exitmon" -f "$fmt" -o "$out" --summary "$sum.mon" \
 		--pidfile "$T/mon.pid" "$@" 2>/dev/null &
 	local mon=$! base=""
 	wait_ready "$T/mon.pid"
@@ -167,13 +178,13 @@ baseline_start() {
 		args+=("$a")
 		prev=$a
 	done
-	"$BASELINE" -f "$fmt" -o "$out" --summary "$sum" --pidfile "$T/base.pid" \
+	$PIN "$BASELINE" -f "$fmt" -o "$out" --summary "$sum" --pidfile "$T/base.pid" \
 		"${args[@]}" 2>/dev/null &
 	wait_ready "$T/base.pid"
 }
 
 floor_table() {
-	python3 - "$T/floor" "$1" <<'PY'
+	python3 - "$T/floor" "$1" "$PIN_CPU" <<'PY'
 import statistics as st, sys
 # Per line: label round records, whole-process CPU (floor, exitmon; lost;
 # baseline), then CPU over the run's window (floor, exitmon, baseline), us.
@@ -199,7 +210,8 @@ for fmt, runs in by.items():
     if fmt in base:
         line += f"{cell(base[fmt]):>34}"
     print(line)
-print(f"({'all' if base else 'both'} registered at once, same records; {len(runs)} rounds each;"
+pin = "free to run on any CPU" if sys.argv[3] == "none" else f"all on CPU {sys.argv[3]}"
+print(f"({'all' if base else 'both'} registered at once, same records, {pin}; {len(runs)} rounds each;"
       " CPU from schedstat over the run, start-up and stop excluded; whole-process"
       " ratio: getrusage at exit, start-up included, median"
       + ("; baseline: BENCH_BASELINE" if base else "") + ")")
