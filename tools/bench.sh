@@ -42,8 +42,8 @@
 #   tools/bench.sh [ROUNDS [EXITS]]     (defaults 5 and 200000)
 #   BENCH_PARTS="rate floor replay peers" (the default; "split" as well on
 #   demand), BENCH_FORMATS="csv jsonl text"
-#   BENCH_PIN=CPU|none: the CPU the floor and split parts' listeners share
-#   (default the last)
+#   BENCH_PIN=CPU: the floor and split parts' listeners all on that CPU
+#   (default none: free)
 #   BENCH_BASELINE=PATH: another exitmon (an earlier commit's build) beside
 #   exitmon in the floor and split parts: its ratio to the same floor, from
 #   the same records, in a column of its own
@@ -61,13 +61,12 @@ FLOOR=${BENCH_FLOOR:-$TOP/build/bench/floor}
 BASELINE=${BENCH_BASELINE:-}
 PEERS=${BENCH_PEERS_DIR:-$TOP/build/bench/peers}
 PEERS_RATE=${BENCH_PEERS_RATE:-20000}
-# The listeners compared side by side share one CPU (the last, unless
-# BENCH_PIN names another; "none" leaves them free): where each runs
-# relative to the exiting threads decides how much of the records' copy
-# misses its caches, and two identical listeners left free read from 0.73
-# to 1.23 of each other per round on this 2-vCPU VM, pinned together
-# 0.90 to 1.06.
-PIN_CPU=${BENCH_PIN:-$(( $(nproc) - 1 ))}
+# BENCH_PIN=CPU puts the listeners compared side by side on one CPU (the
+# default, none, leaves them free).  Neither removes the noise of reading
+# the same records side by side: two identical floors read 0.73-1.23 and
+# 0.94-1.07 of each other per round left free, 0.90-1.06 and 0.90-1.13
+# pinned together (4 December, 2 vCPUs).
+PIN_CPU=${BENCH_PIN:-none}
 PIN=""
 [ "$PIN_CPU" = none ] || PIN="taskset -c $PIN_CPU"
 T=$(mktemp -d /tmp/exitmon-bench.XXXXXX)
