@@ -85,22 +85,17 @@ static ALWAYS_INLINE char *csv_col(char *p, struct src s,
 	return put_col(p, s, kind, f, ',', ",", 1);
 }
 
-/* CSV column c, or a run of zeros from it: *skip is how many of the
- * following columns the run wrote. */
+/* CSV column c, or a run of zeros from it (format_runs.h). */
 static ALWAYS_INLINE char *csv_col_run(char *p, struct src s, unsigned c,
 				       enum col_kind kind, enum rec_field f,
-				       unsigned *skip)
+				       unsigned *inside)
 {
-	if (*skip) {
-		--*skip;
+	switch (zero_run(s, c, inside)) {
+	case RUN_INSIDE:
 		return p;
-	}
-	if (run_from(s, c, 4) && __builtin_expect(words_zero(s, c, 4), 1)) {
-		*skip = 3;
+	case RUN_4:
 		return put_lit(p, "0,0,0,0,");
-	}
-	if (run_from(s, c, 2) && __builtin_expect(words_zero(s, c, 2), 1)) {
-		*skip = 1;
+	case RUN_2:
 		return put_lit(p, "0,0,");
 	}
 	return csv_col(p, s, kind, f);
@@ -108,10 +103,10 @@ static ALWAYS_INLINE char *csv_col_run(char *p, struct src s, unsigned c,
 
 static ALWAYS_INLINE char *csv_record(char *p, struct src s)
 {
-	unsigned skip = 0;
+	unsigned inside = 0;
 
 #define CSV_COL(nm, kind, field, tw) \
-	p = csv_col_run(p, s, COL_##nm, kind, (enum rec_field)(field), &skip);
+	p = csv_col_run(p, s, COL_##nm, kind, (enum rec_field)(field), &inside);
 	COLUMNS(CSV_COL)
 #undef CSV_COL
 	p[-1] = '\n';

@@ -64,22 +64,18 @@ static ALWAYS_INLINE char *json_zero(char *p, unsigned c)
 	return put_lit(p, "0,");
 }
 
-/* JSON column c with its key, or a run of zeros from it (as CSV's). */
+/* JSON column c with its key, or a run of zeros from it (format_runs.h). */
 static ALWAYS_INLINE char *json_col_run(char *p, struct src s, unsigned c,
 					enum col_kind kind, enum rec_field f,
-					unsigned *skip)
+					unsigned *inside)
 {
-	if (*skip) {
-		--*skip;
+	switch (zero_run(s, c, inside)) {
+	case RUN_INSIDE:
 		return p;
-	}
-	if (run_from(s, c, 4) && __builtin_expect(words_zero(s, c, 4), 1)) {
-		*skip = 3;
+	case RUN_4:
 		p = json_zero(json_zero(p, c), c + 1);
 		return json_zero(json_zero(p, c + 2), c + 3);
-	}
-	if (run_from(s, c, 2) && __builtin_expect(words_zero(s, c, 2), 1)) {
-		*skip = 1;
+	case RUN_2:
 		return json_zero(json_zero(p, c), c + 1);
 	}
 	p = put_mem(p, json_keys[c], json_key_lens[c]);
@@ -88,11 +84,11 @@ static ALWAYS_INLINE char *json_col_run(char *p, struct src s, unsigned c,
 
 static ALWAYS_INLINE char *json_record(char *p, struct src s)
 {
-	unsigned skip = 0;
+	unsigned inside = 0;
 
 	*p++ = '{';
 #define JSON_COL(nm, kind, field, tw) \
-	p = json_col_run(p, s, COL_##nm, kind, (enum rec_field)(field), &skip);
+	p = json_col_run(p, s, COL_##nm, kind, (enum rec_field)(field), &inside);
 	COLUMNS(JSON_COL)
 #undef JSON_COL
 	p[-1] = '}';

@@ -83,4 +83,27 @@ static ALWAYS_INLINE bool run_from(struct src s, unsigned c, unsigned n)
 	       (n == 2 || (col_pairs(s, c + 1) && col_pairs(s, c + 2)));
 }
 
+/* What a writer puts at column c: nothing (RUN_INSIDE: a run from an
+ * earlier column wrote it), a run of RUN_4 or RUN_2 zero columns from c,
+ * or column c alone (RUN_NONE).  *inside counts the columns a run has
+ * still to pass over; each format writes its own zeros. */
+enum { RUN_NONE = 0, RUN_2 = 2, RUN_4 = 4, RUN_INSIDE = -1 };
+
+static ALWAYS_INLINE int zero_run(struct src s, unsigned c, unsigned *inside)
+{
+	if (*inside) {
+		--*inside;
+		return RUN_INSIDE;
+	}
+	if (run_from(s, c, 4) && __builtin_expect(words_zero(s, c, 4), 1)) {
+		*inside = 3;
+		return RUN_4;
+	}
+	if (run_from(s, c, 2) && __builtin_expect(words_zero(s, c, 2), 1)) {
+		*inside = 1;
+		return RUN_2;
+	}
+	return RUN_NONE;
+}
+
 #endif
