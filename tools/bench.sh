@@ -42,8 +42,6 @@
 #   tools/bench.sh [ROUNDS [EXITS]]     (defaults 5 and 200000)
 #   BENCH_PARTS="rate floor replay peers" (the default; "split" as well on
 #   demand), BENCH_FORMATS="csv jsonl text"
-#   BENCH_PIN=CPU: the floor and split parts' listeners all on that CPU
-#   (default none: free)
 #   BENCH_BASELINE=PATH: another exitmon (an earlier commit's build) beside
 #   exitmon in the floor and split parts: its ratio to the same floor, from
 #   the same records, in a column of its own
@@ -61,14 +59,6 @@ FLOOR=${BENCH_FLOOR:-$TOP/build/bench/floor}
 BASELINE=${BENCH_BASELINE:-}
 PEERS=${BENCH_PEERS_DIR:-$TOP/build/bench/peers}
 PEERS_RATE=${BENCH_PEERS_RATE:-20000}
-# BENCH_PIN=CPU puts the listeners compared side by side on one CPU (the
-# default, none, leaves them free).  Neither removes the noise of reading
-# the same records side by side: two identical floors read 0.73-1.23 and
-# 0.94-1.07 of each other per round left free, 0.90-1.06 and 0.90-1.13
-# pinned together (4 December, 2 vCPUs).
-PIN_CPU=${BENCH_PIN:-none}
-PIN=""
-[ "$PIN_CPU" = none ] || PIN="taskset -c $PIN_CPU"
 T=$(mktemp -d /tmp/exitmon-bench.XXXXXX)
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$T"' EXIT
 
@@ -122,10 +112,10 @@ floor() {
 	local fmt=$1 round=$2 label=${3:-$1} out=${4:-$T/out.$1}
 	local sum=$T/floor.$label.$round
 	shift $(( $# < 4 ? $# : 4 ))
-	$PIN "$FLOOR" > "$sum.floor" &
+	"$FLOOR" > "$sum.floor" &
 	local fl=$!
 	wait_ready "$sum.floor"
-	$PIN "$TOP/exitmon" -f "$fmt" -o "$out" --summary "$sum.mon" \
+	"$TOP/exitmon" -f "$fmt" -o "$out" --summary "$sum.mon" \
 		--pidfile "$T/mon.pid" "$@" 2>/dev/null &
 	local mon=$! base=""
 	wait_ready "$T/mon.pid"
@@ -177,13 +167,13 @@ baseline_start() {
 		args+=("$a")
 		prev=$a
 	done
-	$PIN "$BASELINE" -f "$fmt" -o "$out" --summary "$sum" --pidfile "$T/base.pid" \
+	"$BASELINE" -f "$fmt" -o "$out" --summary "$sum" --pidfile "$T/base.pid" \
 		"${args[@]}" 2>/dev/null &
 	wait_ready "$T/base.pid"
 }
 
 floor_table() {
-	python3 - "$T/floor" "$1" "$PIN_CPU" <<'PY'
+	python3 - "$T/floor" "$1" <<'PY'
 import statistics as st, sys
 # Per line: label round records, whole-process CPU (floor, exitmon; lost;
 # baseline), then CPU over the run's window (floor, exitmon, baseline), us.
@@ -209,8 +199,7 @@ for fmt, runs in by.items():
     if fmt in base:
         line += f"{cell(base[fmt]):>34}"
     print(line)
-pin = "free to run on any CPU" if sys.argv[3] == "none" else f"all on CPU {sys.argv[3]}"
-print(f"({'all' if base else 'both'} registered at once, same records, {pin}; {len(runs)} rounds each;"
+print(f"({'all' if base else 'both'} registered at once, same records; {len(runs)} rounds each;"
       " CPU from schedstat over the run, start-up and stop excluded; whole-process"
       " ratio: getrusage at exit, start-up included, median"
       + ("; baseline: BENCH_BASELINE" if base else "") + ")")

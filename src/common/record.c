@@ -351,7 +351,7 @@ static bool walk_common(const unsigned char *p, size_t len, struct rec_walk *w)
 	struct nlattr nest, id, stats;
 	uint32_t pid;
 
-	if (len < 3 * NLA_HDRLEN + sizeof(pid) || len > UINT16_MAX)
+	if (len < 3 * NLA_HDRLEN + sizeof(pid))
 		return false;
 	memcpy(&nest, p, NLA_HDRLEN);
 	memcpy(&id, p + NLA_HDRLEN, NLA_HDRLEN);

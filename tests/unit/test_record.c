@@ -265,7 +265,6 @@ static void test_null_padding(void **state)
  * general walk: all three find the same id and the same stats bytes. */
 static void test_walk_common_shape(void **state)
 {
-	static const unsigned char pad_none[1];
 	size_t len = record_struct_size(16), nest;
 	unsigned variant;
 
@@ -281,7 +280,7 @@ static void test_walk_common_shape(void **state)
 				    (variant == 1 ? NLA_F_NESTED : 0));
 		tsb_u32(&m, TASKSTATS_TYPE_PID, 4242);
 		if (variant == 2)
-			tsb_attr(&m, TASKSTATS_TYPE_NULL, pad_none, 0);
+			tsb_attr(&m, TASKSTATS_TYPE_NULL, NULL, 0);
 		tsb_attr(&m, TASKSTATS_TYPE_STATS, stats_buf, len);
 		tsb_nest_end(&m, nest);
 		tsb_end(&m);
