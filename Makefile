@@ -69,7 +69,7 @@ UNIT_BINS   := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 MANPAGES    := man/exitmon.8 man/exitprobe.8 man/exitgen.1 man/exitsweep.1 \
                man/exitstat.1
 
-.PHONY: all check check-build unit e2e lint-man install clean bench bench-peers bench-exitstat soak fuzz deps demo test test-busy test-kernels test-systemd deb
+.PHONY: all check check-build check-side deb-early unit e2e lint-man install clean bench bench-peers bench-exitstat soak fuzz deps demo test test-busy test-kernels test-systemd deb
 all: $(PROGRAMS)
 
 # -I of the source's own folder: a program's private headers.
@@ -107,7 +107,18 @@ $(B)/tests/%: $(B)/tests/unit/%.o $(PROG_LIBS) $(B)/libcommon.a
 # Every tier: unit tests (no privileges), man page lint, end-to-end tests
 # against the real kernel (they skip, exit 77, only where taskstats or
 # CAP_NET_ADMIN is truly absent).
-check: all unit sanitize fuzz-smoke lint-man e2e
+check: all unit sanitize check-side lint-man e2e
+
+# Side by side, where nothing measures time: the three fuzz smoke targets,
+# and the package (80-deb-package.t, then make test-systemd, install the
+# one built from the committed tree).  Building it here only saves time:
+# where it cannot be built, 80-deb-package.t builds it again and says why.
+check-side:
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) fuzz-smoke deb-early
+deb-early:
+	$(Q)if [ "$$(id -u)" = 0 ] && command -v dpkg-buildpackage >/dev/null; then \
+	  tools/mkdeb.sh $(VERSION) >/dev/null 2>&1 || \
+	  echo "make deb failed here: 80-deb-package.t will build it again and show why"; fi
 
 unit: $(UNIT_BINS)
 	$(Q)set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done

@@ -28,6 +28,15 @@ cl=$(git show HEAD:tools/debian/changelog | dpkg-parsechangelog -l - -S Version)
 [ -z "$(git status --porcelain --untracked-files=no)" ] ||
 	echo "make deb: note: uncommitted changes are not packaged (building HEAD $(git rev-parse --short HEAD))" >&2
 
+# The package is a function of the committed tree: one built from this
+# tree already (e2e's 80-deb-package.t, then make test-systemd) is kept.
+tree=$(git rev-parse HEAD^{tree})
+if [ "$(cat "$out/tree" 2>/dev/null)" = "$tree" ] &&
+	ls "$out"/exitmon_"$version"_*.deb >/dev/null 2>&1; then
+	echo "  DEB     $(ls "$out"/exitmon_"$version"_*.deb) is already built from HEAD's tree"
+	exit 0
+fi
+
 tmp=$(mktemp -d /tmp/exitmon-deb.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 src=$tmp/exitmon-$version
@@ -42,7 +51,8 @@ if ! (cd "$src" && dpkg-buildpackage -us -uc -b -J2) >"$out/build.log" 2>&1; the
 	echo "make deb: dpkg-buildpackage failed; full log in build/deb/build.log" >&2
 	exit 1
 fi
-rm -f "$out"/exitmon_*.deb "$out"/exitmon_*.buildinfo "$out"/exitmon_*.changes
+rm -f "$out"/exitmon_*.deb "$out"/exitmon_*.buildinfo "$out"/exitmon_*.changes "$out/tree"
 mv "$tmp"/exitmon_"$version"_*.deb "$tmp"/exitmon_"$version"_*.buildinfo \
 	"$tmp"/exitmon_"$version"_*.changes "$out"/
+echo "$tree" > "$out/tree"
 ls "$out"/exitmon_"$version"_*.deb

@@ -55,7 +55,7 @@ SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(SAN_B)/tests/%)
 # Keep the test objects between runs (they are intermediate to make).
 .SECONDARY: $(UNIT_SRCS:%.c=$(SAN_B)/%.o)
 
-.PHONY: fuzz fuzz-recread fuzz-walk fuzz-smoke sanitize fuzz-seeds fuzz-seeds-recread bench-format
+.PHONY: fuzz fuzz-recread fuzz-walk fuzz-smoke fuzz-smoke-record fuzz-smoke-recread fuzz-smoke-walk sanitize fuzz-seeds fuzz-seeds-recread bench-format
 
 # The readers' target: exitstat's input side (stat_input.c over linein.c,
 # recread*.c, capture.c and the netlink walk) and the writers it
@@ -172,31 +172,27 @@ fuzz: $(SAN_B)/fuzz/fuzz_record
 	  tests/fuzz/corpus-work tests/fuzz/corpus tests/fuzz/regress
 
 FUZZ_SMOKE_BINS := $(SAN_B)/fuzz/fuzz_record $(SAN_B)/fuzz/fuzz_recread $(SAN_B)/fuzz/fuzz_walk
-fuzz-smoke: $(FUZZ_SMOKE_BINS)
-	$(Q)rm -rf $(SAN_B)/fuzz/smoke-corpus
-	$(Q)mkdir -p $(SAN_B)/fuzz/smoke-corpus $(SAN_B)/fuzz/crashes
-	$(Q)$(FUZZ_ENV) $< $(FUZZ_RUN_FLAGS) -max_total_time=$(FUZZ_SMOKE_SECONDS) \
-	  -artifact_prefix=$(SAN_B)/fuzz/crashes/ \
-	  $(SAN_B)/fuzz/smoke-corpus tests/fuzz/corpus tests/fuzz/regress \
-	  2>$(SAN_B)/fuzz/smoke.log || { tail -n 60 $(SAN_B)/fuzz/smoke.log; exit 1; }
+
+# fuzz_smoke NAME,TARGET,SECONDS,SEEDS,LABEL: one target from its seeds
+# for SECONDS in a fresh work directory, its log in smoke-NAME.log.
+define fuzz_smoke
+	$(Q)rm -rf $(SAN_B)/fuzz/smoke-$(1)
+	$(Q)mkdir -p $(SAN_B)/fuzz/smoke-$(1) $(SAN_B)/fuzz/crashes
+	$(Q)$(FUZZ_ENV) $(SAN_B)/fuzz/$(2) $(FUZZ_RUN_FLAGS) -max_total_time=$(3) \
+	  -artifact_prefix=$(SAN_B)/fuzz/crashes/ $(SAN_B)/fuzz/smoke-$(1) $(4) \
+	  2>$(SAN_B)/fuzz/smoke-$(1).log || { tail -n 60 $(SAN_B)/fuzz/smoke-$(1).log; exit 1; }
 	$(Q)grep -E '^(stat::number_of_executed_units|Done)' \
-	  $(SAN_B)/fuzz/smoke.log | sed 's/^/fuzz-smoke: /'
-	$(Q)rm -rf $(SAN_B)/fuzz/smoke-recread
-	$(Q)mkdir -p $(SAN_B)/fuzz/smoke-recread
-	$(Q)$(FUZZ_ENV) $(SAN_B)/fuzz/fuzz_recread $(FUZZ_RUN_FLAGS) \
-	  -max_total_time=$(RECREAD_SMOKE_SECONDS) -artifact_prefix=$(SAN_B)/fuzz/crashes/ \
-	  $(SAN_B)/fuzz/smoke-recread tests/fuzz/corpus-recread \
-	  2>$(SAN_B)/fuzz/smoke-recread.log || { tail -n 60 $(SAN_B)/fuzz/smoke-recread.log; exit 1; }
-	$(Q)grep -E '^(stat::number_of_executed_units|Done)' \
-	  $(SAN_B)/fuzz/smoke-recread.log | sed 's/^/fuzz-smoke (readers): /'
-	$(Q)rm -rf $(SAN_B)/fuzz/smoke-walk
-	$(Q)mkdir -p $(SAN_B)/fuzz/smoke-walk
-	$(Q)$(FUZZ_ENV) $(SAN_B)/fuzz/fuzz_walk $(FUZZ_RUN_FLAGS) \
-	  -max_total_time=$(WALK_SMOKE_SECONDS) -artifact_prefix=$(SAN_B)/fuzz/crashes/ \
-	  $(SAN_B)/fuzz/smoke-walk tests/fuzz/corpus tests/fuzz/regress \
-	  2>$(SAN_B)/fuzz/smoke-walk.log || { tail -n 60 $(SAN_B)/fuzz/smoke-walk.log; exit 1; }
-	$(Q)grep -E '^(stat::number_of_executed_units|Done)' \
-	  $(SAN_B)/fuzz/smoke-walk.log | sed 's/^/fuzz-smoke (walk vs nla_parse): /'
+	  $(SAN_B)/fuzz/smoke-$(1).log | sed 's/^/$(5): /'
+endef
+
+# The three are independent: `make -j` runs them side by side.
+fuzz-smoke: fuzz-smoke-record fuzz-smoke-recread fuzz-smoke-walk
+fuzz-smoke-record: $(SAN_B)/fuzz/fuzz_record
+	$(call fuzz_smoke,record,fuzz_record,$(FUZZ_SMOKE_SECONDS),tests/fuzz/corpus tests/fuzz/regress,fuzz-smoke)
+fuzz-smoke-recread: $(SAN_B)/fuzz/fuzz_recread
+	$(call fuzz_smoke,recread,fuzz_recread,$(RECREAD_SMOKE_SECONDS),tests/fuzz/corpus-recread,fuzz-smoke (readers))
+fuzz-smoke-walk: $(SAN_B)/fuzz/fuzz_walk
+	$(call fuzz_smoke,walk,fuzz_walk,$(WALK_SMOKE_SECONDS),tests/fuzz/corpus tests/fuzz/regress,fuzz-smoke (walk vs nla_parse))
 
 # exitmon itself under the sanitizers, replaying a real capture (to files:
 # output to /dev/null is not formatted).
