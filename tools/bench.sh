@@ -15,7 +15,10 @@
 # one's threads' schedstat, exact ns, read before the generator starts and
 # after the last record is drained: start-up and stop are a cost per run,
 # not per record), and beside it the ratio of their whole-process CPU
-# (getrusage at exit, start-up included).
+# (getrusage at exit, start-up included).  Besides the formats: a --fields
+# subset, --capture alone, and in exitmon's place the floor listener that
+# writes every datagram to a pcap file and parses nothing (capture-floor:
+# the least any listener keeping a capture can spend).
 #
 # Optionally (BENCH_PARTS=split), where each format's excess over the
 # floor goes: the same side-by-side ratio for exitmon that writes nothing
@@ -107,7 +110,8 @@ run() {
 
 # floor FORMAT ROUND [LABEL OUTPUT [EXITMON OPTIONS...]]: exitmon -f FORMAT
 # and the floor listener side by side; a line of $T/floor, labelled FORMAT
-# or LABEL
+# or LABEL.  LABEL capture-floor measures, in exitmon's place, the floor
+# listener that writes every datagram to a pcap file (floor -w OUTPUT).
 floor() {
 	local fmt=$1 round=$2 label=${3:-$1} out=${4:-$T/out.$1}
 	local sum=$T/floor.$label.$round
@@ -115,11 +119,16 @@ floor() {
 	"$FLOOR" > "$sum.floor" &
 	local fl=$!
 	wait_ready "$sum.floor"
-	"$TOP/exitmon" -f "$fmt" -o "$out" --summary "$sum.mon" \
-		--pidfile "$T/mon.pid" "$@" 2>/dev/null &
+	if [ "$label" = capture-floor ]; then
+		"$FLOOR" -w "$out" > "$sum.wfloor" &
+		wait_ready "$sum.wfloor"
+	else
+		"$TOP/exitmon" -f "$fmt" -o "$out" --summary "$sum.mon" \
+			--pidfile "$T/mon.pid" "$@" 2>/dev/null &
+		wait_ready "$T/mon.pid"
+	fi
 	local mon=$! base=""
-	wait_ready "$T/mon.pid"
-	if [ -n "$BASELINE" ]; then
+	if [ -n "$BASELINE" ] && [ "$label" != capture-floor ]; then
 		baseline_start "$fmt" "$out" "$sum.base" "$@"
 		base=$!
 	fi
@@ -135,13 +144,18 @@ floor() {
 	[ -z "$base" ] || b1=$(cpu_ns "$base")
 	kill -TERM "$mon" "$fl" $base; wait "$mon" "$fl" $base || true
 	rm -f "$T/mon.pid" "$T/base.pid" "$T/out.$fmt" "$T/base.out" "$T/base.pcap"
-	local line n drops fcpu mcpu lost
-	line=$(tail -1 "$sum.floor")
-	n=$(sed -n 's/.*datagrams=\([0-9]*\).*/\1/p' <<<"$line")
-	drops=$(sed -n 's/.*drops=\([0-9]*\).*/\1/p' <<<"$line")
-	fcpu=$(sed -n 's/.*cpu_us=\([0-9]*\).*/\1/p' <<<"$line")
-	mcpu=$(python3 -c "print(round(($(kv "$sum.mon" cpu_user)+$(kv "$sum.mon" cpu_sys))*1e6))")
-	lost=$(( $(kv "$sum.mon" dropped) + drops ))
+	[ "$label" != capture-floor ] || rm -f "$out"
+	local n fcpu mcpu lost
+	n=$(floor_said "$sum.floor" datagrams)
+	fcpu=$(floor_said "$sum.floor" cpu_us)
+	if [ "$label" = capture-floor ]; then
+		mcpu=$(floor_said "$sum.wfloor" cpu_us)
+		lost=$(floor_said "$sum.wfloor" drops)
+	else
+		mcpu=$(python3 -c "print(round(($(kv "$sum.mon" cpu_user)+$(kv "$sum.mon" cpu_sys))*1e6))")
+		lost=$(kv "$sum.mon" dropped)
+	fi
+	lost=$(( lost + $(floor_said "$sum.floor" drops) ))
 	local bcpu=-
 	if [ -n "$base" ]; then
 		bcpu=$(python3 -c "print(round(($(kv "$sum.base" cpu_user)+$(kv "$sum.base" cpu_sys))*1e6))")
@@ -153,6 +167,9 @@ floor() {
 	echo "bench: floor round $((round + 1))/$ROUNDS $label: $n records," \
 		"floor $fcpu us, exitmon $mcpu us${base:+, baseline $bcpu us}" >&2
 }
+
+# floor_said FILE KEY: KEY's value on the floor listener's last line
+floor_said() { tail -1 "$1" | sed -n "s/.*$2=\([0-9]*\).*/\1/p"; }
 
 # baseline_start FORMAT OUTPUT SUMMARY [OPTIONS...]: BENCH_BASELINE (another
 # exitmon, say an earlier commit's) registered beside exitmon with the same
@@ -187,13 +204,13 @@ for l in open(sys.argv[1]):
 def cell(xs):
     xs = sorted(xs)
     return f"{st.median(xs):.2f} ({xs[0]:.2f}-{xs[-1]:.2f})"
-head = (f"{sys.argv[2]:<12}{'floor us/rec':>13}{'exitmon us/rec':>16}"
+head = (f"{sys.argv[2]:<14}{'floor us/rec':>13}{'exitmon us/rec':>16}"
         f"{'ratio (median, range)':>28}{'lost':>7}{'whole-process ratio':>22}")
 print(head + (f"{'baseline ratio (median, range)':>34}" if base else ""))
 for fmt, runs in by.items():
     fl = [f / n for n, f, m, l in runs]
     mo = [m / n for n, f, m, l in runs]
-    line = (f"{fmt:<12}{st.median(fl):>13.2f}{st.median(mo):>16.2f}"
+    line = (f"{fmt:<14}{st.median(fl):>13.2f}{st.median(mo):>16.2f}"
             f"{cell(m / f for n, f, m, l in runs):>28}{sum(r[3] for r in runs):>7}"
             f"{st.median(whole[fmt]):>22.2f}")
     if fmt in base:
@@ -203,6 +220,10 @@ print(f"({'all' if base else 'both'} registered at once, same records; {len(runs
       " CPU from schedstat over the run, start-up and stop excluded; whole-process"
       " ratio: getrusage at exit, start-up included, median"
       + ("; baseline: BENCH_BASELINE" if base else "") + ")")
+if "capture-floor" in by:
+    print("(capture-floor: in exitmon's columns, the floor listener itself writing every"
+          " datagram to a pcap file, nothing parsed: the least any listener keeping a"
+          " capture spends)")
 PY
 	rm -f "$T/floor"
 }
@@ -222,6 +243,8 @@ floor_part() {
 		floor csv "$r" csv-fields "$T/out.csv" --fields "$BENCH_FIELDS"
 		floor csv "$r" capture /dev/null --capture "$T/floor.pcap"
 		rm -f "$T/floor.pcap"
+		# what keeping a capture costs any listener: no parse, no count
+		floor csv "$r" capture-floor "$T/wfloor.pcap"
 	done
 	floor_table "exitmon -f"
 }

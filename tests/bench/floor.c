@@ -5,8 +5,14 @@
  * (tools/bench.sh).  Deliberately not built on the project's collector
  * code: it is the yardstick, not the thing measured.
  *
- *   floor [RCVBUF_BYTES [RECORDS_FILE]]   prints "ready" once registered,
- *   runs until SIGTERM/SIGINT, then prints datagrams=N drops=N cpu_us=N.
+ *   floor [-w CAPTURE] [RCVBUF_BYTES [RECORDS_FILE]]   prints "ready" once
+ *   registered, runs until SIGTERM/SIGINT, then prints datagrams=N drops=N
+ *   cpu_us=N.
+ *
+ * With -w it is the floor of keeping a capture: every datagram goes to the
+ * new file CAPTURE as a pcap record (one clock read per receive call, 128
+ * KiB writes), and nothing is parsed.  Beside the plain floor, it is the
+ * least that any listener writing what it hears to a file can spend.
  *
  * With RECORDS_FILE it is also the e2e tests' reference listener: one line
  * per datagram, "pid btime elapsed_us comm" of its pid record (comm in hex), in arrival order,
@@ -15,18 +21,21 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <fcntl.h>
 #include <linux/netlink.h>
 #include <linux/sock_diag.h>
 #include <linux/taskstats.h>
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #define BATCH 64
 #define DGRAM 2048
@@ -38,6 +47,51 @@
 
 static volatile sig_atomic_t stop;
 static FILE *records;	/* RECORDS_FILE, or NULL */
+static int capture = -1;	/* CAPTURE's fd, or -1 */
+
+/* -w: pcap records staged here, written whole when the next does not fit. */
+#define CAPTURE_CHUNK (128 * 1024)
+static char cap_buf[CAPTURE_CHUNK + 16 + DGRAM];
+static size_t cap_len;
+
+struct pcap_rec { uint32_t sec, usec, incl, orig; };
+
+static int cap_flush(void)
+{
+	ssize_t w = cap_len ? write(capture, cap_buf, cap_len) : 0;
+
+	if (w != (ssize_t)cap_len) {
+		perror("floor: capture");
+		return -1;
+	}
+	cap_len = 0;
+	return 0;
+}
+
+static int cap_open(const char *path)
+{
+	static const uint32_t hdr[6] = { 0xa1b2c3d4u, 2 | 4u << 16, 0, 0, 65535, 253 };
+
+	capture = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (capture < 0) {
+		perror("floor: capture");
+		return -1;
+	}
+	memcpy(cap_buf, hdr, sizeof(hdr));
+	cap_len = sizeof(hdr);
+	return 0;
+}
+
+static void cap_add(const void *p, unsigned len, const struct timespec *ts)
+{
+	struct pcap_rec h = { (uint32_t)ts->tv_sec, (uint32_t)(ts->tv_nsec / 1000), len, len };
+
+	if (cap_len + sizeof(h) + len > CAPTURE_CHUNK && cap_flush() < 0)
+		exit(1);
+	memcpy(cap_buf + cap_len, &h, sizeof(h));
+	memcpy(cap_buf + cap_len + sizeof(h), p, len);
+	cap_len += sizeof(h) + len;
+}
 
 static void on_signal(int sig)
 {
@@ -113,16 +167,23 @@ static unsigned long long drain(int fd)
 		msgs[i].msg_hdr.msg_iovlen = 1;
 	}
 	while ((got = recvmmsg(fd, msgs, BATCH, MSG_DONTWAIT, NULL)) > 0) {
+		struct timespec now;
+
 		n += (unsigned long long)got;
 		for (i = 0; records && i < got; i++)
 			note(iov[i].iov_base, (int)msgs[i].msg_len);
+		if (capture < 0)
+			continue;
+		clock_gettime(CLOCK_REALTIME, &now);
+		for (i = 0; i < got; i++)
+			cap_add(iov[i].iov_base, msgs[i].msg_len, &now);
 	}
 	return n;
 }
 
 int main(int argc, char **argv)
 {
-	int rcvbuf = argc > 1 ? atoi(argv[1]) : 8 << 20, fd, family;
+	int rcvbuf, fd, family, opt;
 	uint32_t meminfo[SK_MEMINFO_VARS] = { 0 };
 	socklen_t len = sizeof(meminfo);
 	struct timespec tick = { 0, 10 * 1000 * 1000 };
@@ -130,6 +191,12 @@ int main(int argc, char **argv)
 	struct nl_sock *sk = nl_socket_alloc();
 	struct rusage ru;
 
+	while ((opt = getopt(argc, argv, "w:")) != -1)
+		if (opt != 'w' || cap_open(optarg) < 0)
+			return 1;
+	argc -= optind - 1;
+	argv += optind - 1;
+	rcvbuf = argc > 1 ? atoi(argv[1]) : 8 << 20;
 	if (argc > 2 && !(records = fopen(argv[2], "w"))) {
 		perror("floor: records file");
 		return 1;
@@ -160,6 +227,8 @@ int main(int argc, char **argv)
 	/* A listener left registered costs every later exit a failed send. */
 	register_all(sk, family, TASKSTATS_CMD_ATTR_DEREGISTER_CPUMASK);
 	getrusage(RUSAGE_SELF, &ru);
+	if (capture >= 0 && (cap_flush() < 0 || close(capture) != 0))
+		return 1;
 	if (records && fclose(records) != 0) {
 		perror("floor: records file");
 		return 1;

@@ -12,9 +12,12 @@ for row in "none" "exitmon (default, CSV)" "exitmon --wakeup"; do
 done
 check "bench: no record lost at this size" \
 	awk '/^exitmon (\(default|--wakeup)/ { if ($(NF-1) != 0) bad = 1 } END { exit bad }' "$T/bench.out"
+for row in csv jsonl text csv-fields capture capture-floor; do
+	check "bench: $row against the floor listener, none lost, both ratios" \
+		awk -v f="$row" '$1 == f && /\(/ { seen = 1; if ($6 != 0 || $7 <= 0) bad = 1 } END { exit bad || !seen }' "$T/bench.out"
+done
+check "bench: the capture-floor row is explained" grep -q '^(capture-floor: ' "$T/bench.out"
 for fmt in csv jsonl text; do
-	check "bench: $fmt against the floor listener, none lost, both ratios" \
-		awk -v f="$fmt" '$1 == f && /\(/ { seen = 1; if ($6 != 0 || $7 <= 0) bad = 1 } END { exit bad || !seen }' "$T/bench.out"
 	check "bench: $fmt replayed, instructions per record counted" \
 		awk -v f="$fmt" '$1 == f && !/\(/ && NF == 4 { seen = 1; if ($4 <= 0) bad = 1 } END { exit bad || !seen }' "$T/bench.out"
 done
