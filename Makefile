@@ -149,11 +149,13 @@ test-busy: all $(B)/bench/floor
 
 # Inside Debian's kernels 6.1, 6.12, 6.19 and the newest 7.x, booted under
 # QEMU by tools/kernel-run (KERNELS="6.1 7" to choose); fetched once and
-# cached (tools/kernel-fetch).
+# cached (tools/kernel-fetch, which locks its cache).  Two files at a time:
+# each guest has its own kernel and taskstats, and nothing there is timed
+# (a guest's timings are emulated), so the host's CPUs are shared freely.
 test-kernels: deps
 	$(Q)tools/deps.sh kernels
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)EXITMON_TOP=$(CURDIR) prove -v $(KERNEL_TESTS)
+	$(Q)EXITMON_TOP=$(CURDIR) prove -v -j2 $(KERNEL_TESTS)
 
 # The Debian package and its unit under a real systemd (PID 1 in a QEMU
 # guest of Debian's 6.1 with a bookworm root filesystem; as root: the root
