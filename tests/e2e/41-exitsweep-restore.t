@@ -16,7 +16,7 @@ diag "kernel.task_delayacct is $da0; the sweeps set it to $flip"
 start_sweep() {
 	name=$1; shift
 	"$EXITSWEEP" --delayacct $want --rates 1000 --count 1000 --runs 3 \
-		--tgid on,off --listener none,batch "$@" \
+		--tgid on,off --listener none,batch --probe off "$@" \
 		>"$T/$name.out" 2>"$T/$name.err" &
 	SW=$!
 	_pids="$_pids $SW"
@@ -84,7 +84,7 @@ check "second SIGINT: children gone" kids_gone
 # --- a failing run: error names the run, restored, exit 1 ---
 failing_stub "$T/badgen" exitgen "exitgen: simulated failure"
 "$EXITSWEEP" --delayacct $want --exitgen "$T/badgen" --rates 1000 --count 100 \
-	--runs 2 --listener none >"$T/bad.out" 2>"$T/bad.err"; rc=$?
+	--runs 2 --listener none --probe off >"$T/bad.out" 2>"$T/bad.err"; rc=$?
 check "failing run: exit status 1" [ $rc -eq 1 ]
 check "failing run: restored" [ "$(cat $DA)" = "$da0" ]
 check "failing run: the message names the run and exitgen's error" \
@@ -94,7 +94,7 @@ check "failing run: the message names the run and exitgen's error" \
 # --- a collector that never gets ready: said clearly, nothing changed ---
 failing_stub "$T/badmon" exitmon "exitmon: no CAP_NET_ADMIN (stub)"
 "$EXITSWEEP" --delayacct $want --exitmon "$T/badmon" --rates 1000 --count 100 \
-	--runs 2 --listener batch >"$T/mon.out" 2>"$T/mon.err"; rc=$?
+	--runs 2 --listener batch --probe off >"$T/mon.out" 2>"$T/mon.err"; rc=$?
 check "collector fails: exit status 1" [ $rc -eq 1 ]
 check "collector fails: its status and message" \
 	grep -q 'exitmon exited before it was ready, exit status 3: exitmon: no CAP_NET_ADMIN (stub)' "$T/mon.err"
