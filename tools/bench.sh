@@ -110,8 +110,11 @@ run() {
 
 # floor FORMAT ROUND [LABEL OUTPUT [EXITMON OPTIONS...]]: exitmon -f FORMAT
 # and the floor listener side by side; a line of $T/floor, labelled FORMAT
-# or LABEL.  LABEL capture-floor measures, in exitmon's place, the floor
-# listener that writes every datagram to a pcap file (floor -w OUTPUT).
+# or LABEL.  A LABEL ending in -floor measures, in exitmon's place, the
+# floor listener writing to OUTPUT: every datagram as a pcap record
+# (capture-floor, floor -w), or LINE_BYTES bytes a datagram when that is
+# set (floor -w -b).  exitmon's output bytes per record are left in
+# $T/floor.LABEL.ROUND.bytes.
 floor() {
 	local fmt=$1 round=$2 label=${3:-$1} out=${4:-$T/out.$1}
 	local sum=$T/floor.$label.$round
@@ -119,8 +122,10 @@ floor() {
 	"$FLOOR" > "$sum.floor" &
 	local fl=$!
 	wait_ready "$sum.floor"
-	if [ "$label" = capture-floor ]; then
-		"$FLOOR" -w "$out" > "$sum.wfloor" &
+	local wf=false
+	[[ $label = *-floor ]] && wf=true
+	if $wf; then
+		"$FLOOR" -w "$out" ${LINE_BYTES:+-b "$LINE_BYTES"} > "$sum.wfloor" &
 		wait_ready "$sum.wfloor"
 	else
 		"$TOP/exitmon" -f "$fmt" -o "$out" --summary "$sum.mon" \
@@ -128,7 +133,7 @@ floor() {
 		wait_ready "$T/mon.pid"
 	fi
 	local mon=$! base=""
-	if [ -n "$BASELINE" ] && [ "$label" != capture-floor ]; then
+	if [ -n "$BASELINE" ] && ! $wf; then
 		baseline_start "$fmt" "$out" "$sum.base" "$@"
 		base=$!
 	fi
@@ -143,12 +148,15 @@ floor() {
 	f1=$(cpu_ns "$fl"); m1=$(cpu_ns "$mon")
 	[ -z "$base" ] || b1=$(cpu_ns "$base")
 	kill -TERM "$mon" "$fl" $base; wait "$mon" "$fl" $base || true
+	if ! $wf && [ -f "$out" ] && [ "$(kv "$sum.mon" matched)" -gt 0 ]; then
+		echo $(( $(stat -c %s "$out") / $(kv "$sum.mon" matched) )) > "$sum.bytes"
+	fi
 	rm -f "$T/mon.pid" "$T/base.pid" "$T/out.$fmt" "$T/base.out" "$T/base.pcap"
-	[ "$label" != capture-floor ] || rm -f "$out"
+	! $wf || rm -f "$out"
 	local n fcpu mcpu lost
 	n=$(floor_said "$sum.floor" datagrams)
 	fcpu=$(floor_said "$sum.floor" cpu_us)
-	if [ "$label" = capture-floor ]; then
+	if $wf; then
 		mcpu=$(floor_said "$sum.wfloor" cpu_us)
 		lost=$(floor_said "$sum.wfloor" drops)
 	else
@@ -224,6 +232,11 @@ if "capture-floor" in by:
     print("(capture-floor: in exitmon's columns, the floor listener itself writing every"
           " datagram to a pcap file, nothing parsed: the least any listener keeping a"
           " capture spends)")
+if any(k.endswith("-floor") and k != "capture-floor" for k in by):
+    print("(FORMAT-floor: in exitmon's columns, the floor listener itself writing, per"
+          " datagram, as many bytes as exitmon's FORMAT-file row wrote per record in the"
+          " same round, nothing parsed or formatted: the least any listener writing lines"
+          " that long spends)")
 PY
 	rm -f "$T/floor"
 }
@@ -251,7 +264,8 @@ floor_part() {
 
 # What each format's excess is made of: nothing written, formatted to a
 # file in memory (tmpfs: the write is a copy; /dev/null would skip the
-# formatting itself), written to a file on disk (the floor part's rows).
+# formatting itself), written to a file on disk (the floor part's rows),
+# and the floor listener writing as many bytes a record to disk.
 split_part() {
 	need_floor
 	local mem=$T
@@ -265,6 +279,9 @@ split_part() {
 			floor "$fmt" "$r" "$fmt-format" "$mem/out.$fmt"
 			rm -f "$mem/out.$fmt"
 			floor "$fmt" "$r" "$fmt-file"
+			# the least any listener writing lines this long spends
+			LINE_BYTES=$(cat "$T/floor.$fmt-file.$r.bytes") \
+				floor "$fmt" "$r" "$fmt-floor" "$T/wfloor.out"
 		done
 	done
 	[ "$mem" = "$T" ] || rm -rf "$mem"

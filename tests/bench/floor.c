@@ -5,7 +5,7 @@
  * (tools/bench.sh).  Deliberately not built on the project's collector
  * code: it is the yardstick, not the thing measured.
  *
- *   floor [-w CAPTURE] [RCVBUF_BYTES [RECORDS_FILE]]   prints "ready" once
+ *   floor [-w CAPTURE [-b BYTES]] [RCVBUF_BYTES [RECORDS_FILE]]   prints "ready" once
  *   registered, runs until SIGTERM/SIGINT, then prints datagrams=N drops=N
  *   cpu_us=N.
  *
@@ -13,6 +13,9 @@
  * new file CAPTURE as a pcap record (one clock read per receive call, 128
  * KiB writes), and nothing is parsed.  Beside the plain floor, it is the
  * least that any listener writing what it hears to a file can spend.
+ * With -b BYTES as well, each datagram adds exactly BYTES bytes (its own,
+ * repeated as needed) and no pcap framing: the least any listener writing
+ * lines of that length spends, whatever the format.
  *
  * With RECORDS_FILE it is also the e2e tests' reference listener: one line
  * per datagram, "pid btime elapsed_us comm" of its pid record (comm in hex), in arrival order,
@@ -51,8 +54,10 @@ static int capture = -1;	/* CAPTURE's fd, or -1 */
 
 /* -w: pcap records staged here, written whole when the next does not fit. */
 #define CAPTURE_CHUNK (128 * 1024)
-static char cap_buf[CAPTURE_CHUNK + 16 + DGRAM];
+#define MAX_LINE 65536
+static char cap_buf[CAPTURE_CHUNK + MAX_LINE];
 static size_t cap_len;
+static unsigned line_bytes;	/* -b: bytes written per datagram, 0 for pcap */
 
 struct pcap_rec { uint32_t sec, usec, incl, orig; };
 
@@ -82,10 +87,31 @@ static int cap_open(const char *path)
 	return 0;
 }
 
+/* -b: BYTES of the datagram, repeated as needed (the content does not
+ * change what the copy into the page cache costs). */
+static void line_add(const char *p, unsigned len)
+{
+	unsigned done = 0;
+
+	if (cap_len + line_bytes > CAPTURE_CHUNK && cap_flush() < 0)
+		exit(1);
+	while (len && done < line_bytes) {
+		unsigned n = line_bytes - done < len ? line_bytes - done : len;
+
+		memcpy(cap_buf + cap_len + done, p, n);
+		done += n;
+	}
+	cap_len += line_bytes;
+}
+
 static void cap_add(const void *p, unsigned len, const struct timespec *ts)
 {
 	struct pcap_rec h = { (uint32_t)ts->tv_sec, (uint32_t)(ts->tv_nsec / 1000), len, len };
 
+	if (line_bytes) {
+		line_add(p, len);
+		return;
+	}
 	if (cap_len + sizeof(h) + len > CAPTURE_CHUNK && cap_flush() < 0)
 		exit(1);
 	memcpy(cap_buf + cap_len, &h, sizeof(h));
@@ -191,9 +217,15 @@ int main(int argc, char **argv)
 	struct nl_sock *sk = nl_socket_alloc();
 	struct rusage ru;
 
-	while ((opt = getopt(argc, argv, "w:")) != -1)
-		if (opt != 'w' || cap_open(optarg) < 0)
+	while ((opt = getopt(argc, argv, "w:b:")) != -1) {
+		if (opt == 'b' && atoi(optarg) > 0 && atoi(optarg) <= MAX_LINE)
+			line_bytes = (unsigned)atoi(optarg);
+		else if (opt != 'w' || cap_open(optarg) < 0)
 			return 1;
+	}
+	/* -b writes lines, not a pcap: no file header. */
+	if (line_bytes)
+		cap_len = 0;
 	argc -= optind - 1;
 	argv += optind - 1;
 	rcvbuf = argc > 1 ? atoi(argv[1]) : 8 << 20;

@@ -25,10 +25,12 @@ done
 BENCH_PARTS=split BENCH_FORMATS="csv jsonl text" "$TOP/tools/bench.sh" 1 2000 > "$T/split.out" 2> "$T/split.err"; rc=$?
 check "bench's split part runs (exit $rc)" [ "$rc" -eq 0 ]
 sed 's/^/# /' "$T/split.out"
-for row in parse csv-format csv-file jsonl-format jsonl-file text-format text-file; do
+for row in parse csv-format csv-file csv-floor jsonl-format jsonl-file jsonl-floor \
+	text-format text-file text-floor; do
 	check "bench split: a '$row' row with both ratios, none lost" \
 		awk -v r="$row" '$1 == r && /\(/ { seen = 1; if ($6 != 0 || $4 <= 0 || $7 <= 0) bad = 1 } END { exit bad || !seen }' "$T/split.out"
 done
+check "bench split: the FORMAT-floor rows are explained" grep -q '^(FORMAT-floor: ' "$T/split.out"
 
 # The peers part: without a kernel source it says what to install and
 # skips (exit 0, no table); with one (linux-source-6.1 or $KERNEL_SRC) it
