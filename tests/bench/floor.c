@@ -218,10 +218,18 @@ int main(int argc, char **argv)
 	struct rusage ru;
 
 	while ((opt = getopt(argc, argv, "w:b:")) != -1) {
-		if (opt == 'b' && atoi(optarg) > 0 && atoi(optarg) <= MAX_LINE)
-			line_bytes = (unsigned)atoi(optarg);
-		else if (opt != 'w' || cap_open(optarg) < 0)
+		if (opt == 'w' && cap_open(optarg) < 0)
 			return 1;
+		if (opt == 'b' && (atoi(optarg) <= 0 || atoi(optarg) > MAX_LINE)) {
+			fprintf(stderr, "floor: -b takes a line length of 1 to %d bytes\n", MAX_LINE);
+			return 2;
+		}
+		if (opt == 'b')
+			line_bytes = (unsigned)atoi(optarg);
+		if (opt == '?') {
+			fprintf(stderr, "usage: floor [-w FILE [-b BYTES]] [RCVBUF_BYTES [RECORDS_FILE]]\n");
+			return 2;
+		}
 	}
 	/* -b writes lines, not a pcap: no file header. */
 	if (line_bytes)
