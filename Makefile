@@ -149,13 +149,18 @@ test-busy: all $(B)/bench/floor
 
 # Inside Debian's kernels 6.1, 6.12, 6.19 and the newest 7.x, booted under
 # QEMU by tools/kernel-run (KERNELS="6.1 7" to choose); fetched once and
-# cached (tools/kernel-fetch, which locks its cache).  Two files at a time:
-# each guest has its own kernel and taskstats, and nothing there is timed
-# (a guest's timings are emulated), so the host's CPUs are shared freely.
+# cached (tools/kernel-fetch, which locks its cache).  Never more than two
+# guests at once: the real-kernels suite boots two at a time by itself, and
+# the other files (one guest each) run side by side before it.  Nothing
+# there is timed, but with a third guest on two CPUs 6.19's emulated code
+# patching was seen to die (30-real-kernels.t retries once; twice fails).
+KERNEL_SUITE := tests/kernels/30-real-kernels.t
 test-kernels: deps
 	$(Q)tools/deps.sh kernels
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)EXITMON_TOP=$(CURDIR) prove -v -j2 $(KERNEL_TESTS)
+	$(Q)EXITMON_TOP=$(CURDIR) prove -v -j2 $(filter-out $(KERNEL_SUITE),$(KERNEL_TESTS)); a=$$?; \
+	  EXITMON_TOP=$(CURDIR) prove -v $(filter $(KERNEL_SUITE),$(KERNEL_TESTS)); b=$$?; \
+	  [ $$a -eq 0 ] && [ $$b -eq 0 ]
 
 # The Debian package and its unit under a real systemd (PID 1 in a QEMU
 # guest of Debian's 6.1 with a bookworm root filesystem; as root: the root
