@@ -152,8 +152,9 @@ test-busy: all $(B)/bench/floor
 # cached (tools/kernel-fetch, which locks its cache).  Never more than two
 # guests at once: the real-kernels suite boots two at a time by itself, and
 # the other files (one guest each) run side by side before it.  Nothing
-# there is timed, but with a third guest on two CPUs 6.19's emulated code
-# patching was seen to die (30-real-kernels.t retries once; twice fails).
+# there is timed, but guests under TCG die now and then as exitprobe
+# attaches (30-real-kernels.t retries), and a third guest on two CPUs
+# only makes each one slower.
 KERNEL_SUITE := tests/kernels/30-real-kernels.t
 test-kernels: deps
 	$(Q)tools/deps.sh kernels
