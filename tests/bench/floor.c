@@ -75,16 +75,19 @@ static int cap_flush(void)
 
 static int cap_open(const char *path)
 {
+	capture = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (capture < 0)
+		perror("floor: capture");
+	return capture < 0 ? -1 : 0;
+}
+
+/* The pcap file header (netlink link type), staged first. */
+static void cap_header(void)
+{
 	static const uint32_t hdr[6] = { 0xa1b2c3d4u, 2 | 4u << 16, 0, 0, 65535, 253 };
 
-	capture = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (capture < 0) {
-		perror("floor: capture");
-		return -1;
-	}
 	memcpy(cap_buf, hdr, sizeof(hdr));
 	cap_len = sizeof(hdr);
-	return 0;
 }
 
 /* -b: BYTES of the datagram, repeated as needed (the content does not
@@ -108,10 +111,6 @@ static void cap_add(const void *p, unsigned len, const struct timespec *ts)
 {
 	struct pcap_rec h = { (uint32_t)ts->tv_sec, (uint32_t)(ts->tv_nsec / 1000), len, len };
 
-	if (line_bytes) {
-		line_add(p, len);
-		return;
-	}
 	if (cap_len + sizeof(h) + len > CAPTURE_CHUNK && cap_flush() < 0)
 		exit(1);
 	memcpy(cap_buf + cap_len, &h, sizeof(h));
@@ -201,8 +200,12 @@ static unsigned long long drain(int fd)
 		if (capture < 0)
 			continue;
 		clock_gettime(CLOCK_REALTIME, &now);
-		for (i = 0; i < got; i++)
-			cap_add(iov[i].iov_base, msgs[i].msg_len, &now);
+		for (i = 0; i < got; i++) {
+			if (line_bytes)
+				line_add(iov[i].iov_base, msgs[i].msg_len);
+			else
+				cap_add(iov[i].iov_base, msgs[i].msg_len, &now);
+		}
 	}
 	return n;
 }
@@ -232,8 +235,8 @@ int main(int argc, char **argv)
 		}
 	}
 	/* -b writes lines, not a pcap: no file header. */
-	if (line_bytes)
-		cap_len = 0;
+	if (capture >= 0 && !line_bytes)
+		cap_header();
 	argc -= optind - 1;
 	argv += optind - 1;
 	rcvbuf = argc > 1 ? atoi(argv[1]) : 8 << 20;
