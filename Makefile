@@ -50,7 +50,7 @@ endif
 PROGRAMS    := exitmon exitgen exitsweep exitstat exitprobe
 exitmon_DIR   := src/exitmon
 exitgen_DIR   := src/exitgen
-exitsweep_DIR := tools/exitsweep
+exitsweep_DIR := src/exitsweep
 exitstat_DIR  := src/exitstat
 exitprobe_DIR := src/exitprobe
 exitprobe_LIBS := $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null)
@@ -228,7 +228,7 @@ clean:
 	rm -rf $(B) $(PROGRAMS)
 
 # Per-folder extra rules (generated sources and the like).
--include $(wildcard src/*/build.mk tools/*/build.mk)
+-include $(wildcard src/*/build.mk)
 
 include tests/fuzz/fuzz.mk
 

@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "../../tools/exitsweep/sweep_analyze.h"
-#include "../../tools/exitsweep/sweep_fmt.h"
-#include "../../tools/exitsweep/sweep_plan.h"
+#include "sweep_analyze.h"
+#include "sweep_fmt.h"
+#include "sweep_plan.h"
 
 #define near(a, b, tol) do { \
 	double a_ = (a), b_ = (b); \

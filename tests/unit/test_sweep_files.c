@@ -17,16 +17,16 @@
 #include <zlib.h>
 #include <cmocka.h>
 
-#include "../../tools/exitsweep/sweep_analyze.h"
-#include "../../tools/exitsweep/sweep_cohort.h"
-#include "../../tools/exitsweep/sweep_compare.h"
-#include "../../tools/exitsweep/sweep_csv.h"
-#include "../../tools/exitsweep/sweep_json.h"
+#include "sweep_analyze.h"
+#include "sweep_cohort.h"
+#include "sweep_compare.h"
+#include "sweep_csv.h"
+#include "sweep_json.h"
 #include "kvfile.h"
-#include "../../tools/exitsweep/sweep_machine.h"
-#include "../../tools/exitsweep/sweep_plan.h"
-#include "../../tools/exitsweep/sweep_sysctl.h"
-#include "../../tools/exitsweep/sweep_table.h"
+#include "sweep_machine.h"
+#include "sweep_plan.h"
+#include "sweep_sysctl.h"
+#include "sweep_table.h"
 
 static char dir[] = "/tmp/test_sweep_files.XXXXXX";
 

@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "../../tools/exitsweep/sweep_plan.h"
-#include "../../tools/exitsweep/sweep_progress.h"
+#include "sweep_plan.h"
+#include "sweep_progress.h"
 
 static void test_rates(void **state)
 {

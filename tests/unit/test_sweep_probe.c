@@ -12,9 +12,9 @@
 #include <cmocka.h>
 
 #include "kvfile.h"
-#include "../../tools/exitsweep/sweep.h"
-#include "../../tools/exitsweep/sweep_cpu.h"
-#include "../../tools/exitsweep/sweep_probe.h"
+#include "sweep.h"
+#include "sweep_cpu.h"
+#include "sweep_probe.h"
 
 static void nan_all(double *v)
 {

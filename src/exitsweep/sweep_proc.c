@@ -17,7 +17,7 @@
 
 #include "sweep_signal.h"
 
-#ifndef EXITSWEEP_SBINDIR		/* set by tools/exitsweep/build.mk */
+#ifndef EXITSWEEP_SBINDIR		/* set by src/exitsweep/build.mk */
 #define EXITSWEEP_SBINDIR "/usr/local/sbin"
 #endif
 const char sweep_proc_sbindir[] = EXITSWEEP_SBINDIR;
