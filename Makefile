@@ -61,7 +61,7 @@ MAIN_SRCS   := $(foreach p,$(PROGRAMS),$($(p)_DIR)/$(p)_main.c)
 # Everything but the mains: what the unit tests and sanitizer builds link.
 LIB_SRCS    := $(COMMON_SRCS) $(filter-out $(MAIN_SRCS),\
                $(foreach d,$(PROG_DIRS),$(wildcard $(d)/*.c)))
-TEST_INC    := $(addprefix -I,$(PROG_DIRS))
+TEST_INC    := -Isrc/common $(addprefix -I,$(PROG_DIRS))
 UNIT_SRCS   := $(wildcard tests/unit/test_*.c)
 UNIT_BINS   := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 # Kept (not deleted as intermediate): check-build makes them, check reuses them.

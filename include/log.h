@@ -16,16 +16,11 @@ _Noreturn void die(int status, const char *fmt, ...)
 _Noreturn void usage_die(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 
-/* Exit statuses shared by the three programs. */
+/* Exit statuses every program uses; exitmon adds its own (mon_exit.h). */
 enum exit_status {
 	EXIT_OK = 0,
 	EXIT_RUNTIME = 1,	/* a run-time failure not listed below */
 	EXIT_USAGE = 2,		/* bad option or option value */
-	EXIT_NOPERM = 3,	/* no CAP_NET_ADMIN */
-	EXIT_NAMESPACE = 4,	/* user or PID namespace other than the initial one */
-	EXIT_DEAF = 5,		/* registered but no record arrives (network namespace) */
-	EXIT_NOFAMILY = 6,	/* no TASKSTATS generic netlink family */
-	EXIT_CPUMASK = 7,	/* cpu list not a subset of the possible CPUs */
 	EXIT_OUTPUT = 8,	/* output file cannot be opened or written */
 };
 

@@ -9,6 +9,7 @@
 
 #include "cpulist.h"
 #include "log.h"
+#include "mon_exit.h"
 #include "monitor.h"
 #include "opts.h"
 #include "privs.h"

@@ -12,6 +12,7 @@
 #include "capture.h"
 #include "caps.h"
 #include "log.h"
+#include "mon_exit.h"
 #include "notify.h"
 #include "paths.h"
 #include "privs.h"
