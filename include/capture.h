@@ -1,8 +1,8 @@
 /* Raw netlink captures (--capture, --replay) in pcap format with link type
  * LINKTYPE_NETLINK (253): each packet is one netlink message as the kernel
  * sent it, so tcpdump/wireshark can read the same file. */
-#ifndef EXITMON_CAPTURE_H
-#define EXITMON_CAPTURE_H
+#ifndef COMMON_CAPTURE_H
+#define COMMON_CAPTURE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
 /* The clocks every program reads: monotonic for intervals and deadlines,
  * real time for stamps people read.  Inline: the exitgen task code that
  * runs on a borrowed stack may call them (they are only clock_gettime). */
-#ifndef EXITMON_CLOCK_H
-#define EXITMON_CLOCK_H
+#ifndef COMMON_CLOCK_H
+#define COMMON_CLOCK_H
 
 #include <stdint.h>
 #include <time.h>

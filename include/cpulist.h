@@ -1,6 +1,6 @@
 /* CPU lists as the kernel writes them ("0-3,8") and taskstats wants them. */
-#ifndef EXITMON_CPULIST_H
-#define EXITMON_CPULIST_H
+#ifndef COMMON_CPULIST_H
+#define COMMON_CPULIST_H
 
 #include <stdbool.h>
 #include <stddef.h>

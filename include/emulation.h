@@ -2,8 +2,8 @@
  * exports EXITMON_EMULATED=tcg into a guest it cannot accelerate.  Timings
  * taken there prove a mechanism and are not comparable with native ones,
  * so every program that reports a timing says so. */
-#ifndef EXITMON_EMULATION_H
-#define EXITMON_EMULATION_H
+#ifndef COMMON_EMULATION_H
+#define COMMON_EMULATION_H
 
 /* The one sentence, with the emulator's name for %s. */
 #define EMULATED_NOTE "timings are emulated (%s): they prove the mechanism " \

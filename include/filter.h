@@ -1,7 +1,7 @@
 /* Which records are written: --comm GLOB, --tgid N, --uid N.  A tgid
  * record is judged by the identity of its group's last task. */
-#ifndef EXITMON_FILTER_H
-#define EXITMON_FILTER_H
+#ifndef COMMON_FILTER_H
+#define COMMON_FILTER_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -2,8 +2,8 @@
  * lines.  One column table drives all three, so the CSV header, the JSON
  * keys and the text layout can never disagree.  comm is untrusted bytes and
  * is escaped for each format. */
-#ifndef EXITMON_FORMAT_H
-#define EXITMON_FORMAT_H
+#ifndef COMMON_FORMAT_H
+#define COMMON_FORMAT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,8 +1,8 @@
 /* Keys of exitgen's --summary file (key=value, see kvfile.h) and of its
  * --json object: written by genreport.c, read by exitsweep.  A contract
  * between programs: add keys, never rename one. */
-#ifndef EXITMON_GEN_SUMMARY_H
-#define EXITMON_GEN_SUMMARY_H
+#ifndef COMMON_GEN_SUMMARY_H
+#define COMMON_GEN_SUMMARY_H
 
 #define GEN_KEY_EXITS		"exits"		/* tasks (groups for group:K) */
 #define GEN_KEY_TASKS_EXITED	"tasks_exited"	/* every thread of every group */

@@ -22,8 +22,8 @@
  *                   bytes back with s.encode("latin-1").  Mapping only the
  *                   invalid bytes would be ambiguous: raw "é" (C3 A9) and an
  *                   escaped lone byte E9 would read back the same. */
-#ifndef EXITMON_JSON_OUT_H
-#define EXITMON_JSON_OUT_H
+#ifndef COMMON_JSON_OUT_H
+#define COMMON_JSON_OUT_H
 
 #include <stdbool.h>
 #include <stddef.h>

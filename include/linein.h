@@ -7,8 +7,8 @@
  * A stream that ends early says why: -EBADMSG for damaged gzip data,
  * -ENODATA for a gzip stream cut short, -errno for a read error.  What
  * came before is handed out first. */
-#ifndef EXITMON_LINEIN_H
-#define EXITMON_LINEIN_H
+#ifndef COMMON_LINEIN_H
+#define COMMON_LINEIN_H
 
 #include <stdbool.h>
 #include <stddef.h>

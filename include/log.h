@@ -1,7 +1,7 @@
 /* Messages for people: one line, program name first, what went wrong and
  * what to do.  Only main() and start-up code call die(). */
-#ifndef EXITMON_LOG_H
-#define EXITMON_LOG_H
+#ifndef COMMON_LOG_H
+#define COMMON_LOG_H
 
 #include <stdarg.h>
 

@@ -6,8 +6,8 @@
  * exactly one of matched, filtered and after_count.
  *
  *   X(name, metric, help) */
-#ifndef EXITMON_MON_COUNTERS_H
-#define EXITMON_MON_COUNTERS_H
+#ifndef COMMON_MON_COUNTERS_H
+#define COMMON_MON_COUNTERS_H
 
 #include <stdint.h>
 

@@ -4,8 +4,8 @@
  *
  * Short options mean the same in every program; where two programs would
  * give one letter two meanings, the option is long-only (see README). */
-#ifndef EXITMON_OPTS_H
-#define EXITMON_OPTS_H
+#ifndef COMMON_OPTS_H
+#define COMMON_OPTS_H
 
 #include <getopt.h>
 #include <stdint.h>

@@ -1,8 +1,8 @@
 /* Keys of exitprobe's --summary file (key=value, see kvfile.h): written by
  * exitprobe, read by exitsweep.  The per-class key is built from the class
  * names: ns_per_exit_<tgid_on|tgid_off>_<listener|nolistener>. */
-#ifndef EXITMON_PROBE_SUMMARY_H
-#define EXITMON_PROBE_SUMMARY_H
+#ifndef COMMON_PROBE_SUMMARY_H
+#define COMMON_PROBE_SUMMARY_H
 
 #define PROBE_KEY_METHOD		"method"	/* fentry | sample */
 #define PROBE_KEY_METHOD_WHY		"method_reason"	/* why auto chose it */

@@ -4,8 +4,8 @@
  * Nothing here trusts the kernel's bytes: every attribute length is checked,
  * every field is read only when the attribute is long enough to hold it, and
  * the record says which fields the kernel supplied. */
-#ifndef EXITMON_RECORD_H
-#define EXITMON_RECORD_H
+#ifndef COMMON_RECORD_H
+#define COMMON_RECORD_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -6,8 +6,8 @@
  * not know (a newer exitmon) are counted and skipped, columns it knows but
  * the file lacks stay absent.  comm comes back as the exact bytes format.c
  * wrote (CSV: raw bytes, RFC 4180 quoting; JSON: \u00XX is byte XX). */
-#ifndef EXITMON_RECREAD_H
-#define EXITMON_RECREAD_H
+#ifndef COMMON_RECREAD_H
+#define COMMON_RECREAD_H
 
 #include <stdbool.h>
 #include <stddef.h>

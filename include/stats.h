@@ -4,8 +4,8 @@
  * Conventions: functions that return a double return NAN when the input
  * cannot give an answer (too few samples); functions that return int
  * return 0 or -EINVAL / -ENOMEM.  Inputs are never modified. */
-#ifndef EXITMON_STATS_H
-#define EXITMON_STATS_H
+#ifndef COMMON_STATS_H
+#define COMMON_STATS_H
 
 #include <stdbool.h>
 #include <stddef.h>

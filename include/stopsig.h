@@ -2,8 +2,8 @@
  * ends the process, less those the kernel raises for a fault.  exitgen and
  * exitprobe wait for (or pass on) exactly this set, so that none of them
  * can end a run without its report. */
-#ifndef EXITMON_STOPSIG_H
-#define EXITMON_STOPSIG_H
+#ifndef COMMON_STOPSIG_H
+#define COMMON_STOPSIG_H
 
 #include <signal.h>
 

@@ -6,8 +6,8 @@
  *
  * Nothing from the kernel is trusted: every length is checked, and a bad
  * one makes the call return -EBADMSG for the caller to count. */
-#ifndef EXITMON_TSNL_H
-#define EXITMON_TSNL_H
+#ifndef COMMON_TSNL_H
+#define COMMON_TSNL_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* The workload vocabulary shared by exitgen (which runs it) and exitsweep
  * (which checks its own --work and --shape values with the same parser). */
-#ifndef EXITMON_WORKLOAD_H
-#define EXITMON_WORKLOAD_H
+#ifndef COMMON_WORKLOAD_H
+#define COMMON_WORKLOAD_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -10,8 +10,8 @@
  * then when each longest wait happened, as version 17 lays them out),
  * context switches, memory,
  * I/O, version.  Units are in the names. */
-#ifndef EXITMON_COLUMNS_H
-#define EXITMON_COLUMNS_H
+#ifndef COMMON_COLUMNS_H
+#define COMMON_COLUMNS_H
 
 #include "record.h"
 

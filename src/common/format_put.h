@@ -7,8 +7,8 @@
  * longest line is bounded at compile time (LINE_BOUND in format.c), with
  * SLACK bytes past a line's end that some of these may write (they store
  * whole chunks and keep part of them; what follows overwrites the rest). */
-#ifndef EXITMON_FORMAT_PUT_H
-#define EXITMON_FORMAT_PUT_H
+#ifndef COMMON_FORMAT_PUT_H
+#define COMMON_FORMAT_PUT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -7,8 +7,8 @@
  * indexes into constant arrays fold away), for the writer of payloads that
  * hold every field up to version 16 only, where no field needs a presence
  * test. */
-#ifndef EXITMON_FORMAT_RUNS_H
-#define EXITMON_FORMAT_RUNS_H
+#ifndef COMMON_FORMAT_RUNS_H
+#define COMMON_FORMAT_RUNS_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,8 +1,8 @@
 /* What the writers read (private to format*.c): a normalised record or a
  * view of the kernel's bytes, behind one set of inline accessors, and a
  * column's value from either with its separator. */
-#ifndef EXITMON_FORMAT_SRC_H
-#define EXITMON_FORMAT_SRC_H
+#ifndef COMMON_FORMAT_SRC_H
+#define COMMON_FORMAT_SRC_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -8,8 +8,8 @@
  * compiles to a presence test and an integer conversion (no table walk, no
  * switch on the kind at run time).  Each column is followed by its
  * separator; the last one is overwritten by the line's end. */
-#ifndef EXITMON_FORMAT_WIRE_H
-#define EXITMON_FORMAT_WIRE_H
+#ifndef COMMON_FORMAT_WIRE_H
+#define COMMON_FORMAT_WIRE_H
 
 #include <stddef.h>
 #include <stdint.h>

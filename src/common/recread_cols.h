@@ -1,8 +1,8 @@
 /* What the two wire formats' readers (recread_csv.c, recread_json.c) share,
  * from recread.c: the column table, the names of a file's columns, and one
  * value at a time into the record. */
-#ifndef EXITMON_RECREAD_COLS_H
-#define EXITMON_RECREAD_COLS_H
+#ifndef COMMON_RECREAD_COLS_H
+#define COMMON_RECREAD_COLS_H
 
 #include <stdbool.h>
 #include <stddef.h>

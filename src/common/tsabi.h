@@ -10,8 +10,8 @@
  * The layouts are mainline's include/uapi/linux/taskstats.h (version 17:
  * Linux 7.0, checked against the BTF of Debian's 7.3 kernel by `make
  * test-kernels`), never a patch posted to a list. */
-#ifndef EXITMON_TSABI_H
-#define EXITMON_TSABI_H
+#ifndef COMMON_TSABI_H
+#define COMMON_TSABI_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,8 +1,8 @@
 /* exitgen's report: one ordered list of key/value pairs, printed as text,
  * as one JSON object, or written atomically as key=value lines.  The keys
  * are a contract with exitsweep: add, never rename. */
-#ifndef EXITMON_GENREPORT_H
-#define EXITMON_GENREPORT_H
+#ifndef EXITGEN_GENREPORT_H
+#define EXITGEN_GENREPORT_H
 
 #include <stdint.h>
 #include <stdio.h>

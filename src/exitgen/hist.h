@@ -1,8 +1,8 @@
 /* Log-linear histogram of nanosecond durations: exact below 128 ns, then 64
  * buckets per power of two (under 1.6% relative error), any u64 value, no
  * allocation.  One per thread; merge at the end (no locking). */
-#ifndef EXITMON_HIST_H
-#define EXITMON_HIST_H
+#ifndef EXITGEN_HIST_H
+#define EXITGEN_HIST_H
 
 #include <stdint.h>
 

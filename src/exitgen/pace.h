@@ -3,8 +3,8 @@
  * lateness never accumulates into drift.  Spawner threads share one
  * schedule by reserving indexes from an atomic counter and sleep with
  * clock_nanosleep(TIMER_ABSTIME) on CLOCK_MONOTONIC. */
-#ifndef EXITMON_PACE_H
-#define EXITMON_PACE_H
+#ifndef EXITGEN_PACE_H
+#define EXITGEN_PACE_H
 
 #include <stdatomic.h>
 #include <stdbool.h>

@@ -1,8 +1,8 @@
 /* exitgen's engine: create tasks of one shape that exit on a schedule,
  * reap them, and account for what happened.  main() parses options into a
  * spawn_config, calls spawn_run() and prints the spawn_result. */
-#ifndef EXITMON_SPAWN_H
-#define EXITMON_SPAWN_H
+#ifndef EXITGEN_SPAWN_H
+#define EXITGEN_SPAWN_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* Internals shared by the spawn_*.c files; nothing else includes this. */
-#ifndef EXITMON_SPAWN_INTERNAL_H
-#define EXITMON_SPAWN_INTERNAL_H
+#ifndef EXITGEN_SPAWN_INTERNAL_H
+#define EXITGEN_SPAWN_INTERNAL_H
 
 #include <pthread.h>
 #include <stdatomic.h>

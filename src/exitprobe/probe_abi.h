@@ -1,8 +1,8 @@
 /* What the BPF programs (exitprobe.bpf.c) and user space share: the
  * counters' layout and the sizes of the tables user space fills in.
  * Fixed-width kernel types only; both sides define __u32/__u64 first. */
-#ifndef EXITPROBE_ABI_H
-#define EXITPROBE_ABI_H
+#ifndef EXITPROBE_PROBE_ABI_H
+#define EXITPROBE_PROBE_ABI_H
 
 /* Exit classes: bit 0 = tgid accumulator on, bit 1 = listener present. */
 #define PROBE_NCLASS		4

@@ -1,7 +1,7 @@
 /* Loading and attaching exitprobe's BPF programs, choosing the method,
  * and reading the counters back. */
-#ifndef EXITPROBE_BPF_H
-#define EXITPROBE_BPF_H
+#ifndef EXITPROBE_PROBE_BPF_H
+#define EXITPROBE_PROBE_BPF_H
 
 #include <linux/types.h>
 #include <stdbool.h>

@@ -6,8 +6,8 @@
  * program can reach one of them, the CPU's runqueue, from the current
  * task (se.cfs_rq->rq).  So: listener list = runqueue + (offset of
  * listener_array - offset of runqueues). */
-#ifndef EXITPROBE_BTF_H
-#define EXITPROBE_BTF_H
+#ifndef EXITPROBE_PROBE_BTF_H
+#define EXITPROBE_PROBE_BTF_H
 
 #include <stdint.h>
 

@@ -3,8 +3,8 @@
  * While it runs exitprobe ignores SIGINT and SIGQUIT (the terminal sends
  * them to the command too) and passes every other signal that asks to stop
  * (stopsig.h: SIGTERM, SIGHUP, SIGUSR1, ...) on to it. */
-#ifndef EXITPROBE_CMD_H
-#define EXITPROBE_CMD_H
+#ifndef EXITPROBE_PROBE_CMD_H
+#define EXITPROBE_PROBE_CMD_H
 
 #include <sys/types.h>
 

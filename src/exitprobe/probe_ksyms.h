@@ -1,8 +1,8 @@
 /* Kernel function address ranges from /proc/kallsyms: taskstats_exit()
  * and the functions it calls, each mapped to a probe_callee.  A range ends
  * where the next text symbol starts. */
-#ifndef EXITPROBE_KSYMS_H
-#define EXITPROBE_KSYMS_H
+#ifndef EXITPROBE_PROBE_KSYMS_H
+#define EXITPROBE_PROBE_KSYMS_H
 
 #include <linux/types.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* exitprobe's results: the --summary file (keys in probe_summary.h) and
  * the report for people. */
-#ifndef EXITPROBE_REPORT_H
-#define EXITPROBE_REPORT_H
+#ifndef EXITPROBE_PROBE_REPORT_H
+#define EXITPROBE_PROBE_REPORT_H
 
 #include <linux/types.h>
 #include <stdbool.h>

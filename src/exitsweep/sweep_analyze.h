@@ -3,8 +3,8 @@
  * over another (tgid on over off, a listener over none, delay accounting
  * on over off, an mmap over none), cell by cell, with Welch's interval
  * (all statistics from include/stats.h). */
-#ifndef EXITSWEEP_ANALYZE_H
-#define EXITSWEEP_ANALYZE_H
+#ifndef EXITSWEEP_SWEEP_ANALYZE_H
+#define EXITSWEEP_SWEEP_ANALYZE_H
 
 #include <stdbool.h>
 

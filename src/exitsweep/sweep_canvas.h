@@ -1,8 +1,8 @@
 /* The gnuplot side of --plot, which knows nothing of sweeps: a script of
  * stacked panels, each with series of "x y lo hi label" points (error
  * bars), drawn by gnuplot and put into place through the safe open. */
-#ifndef EXITSWEEP_CANVAS_H
-#define EXITSWEEP_CANVAS_H
+#ifndef EXITSWEEP_SWEEP_CANVAS_H
+#define EXITSWEEP_SWEEP_CANVAS_H
 
 #include <limits.h>
 #include <stdbool.h>

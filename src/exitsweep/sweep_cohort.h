@@ -2,8 +2,8 @@
  * when they finished and how the finish times group (the 2005 "they finish
  * in pairs" case); exitmon's records add each worker's CPU and block-I/O
  * delays. */
-#ifndef EXITSWEEP_COHORT_H
-#define EXITSWEEP_COHORT_H
+#ifndef EXITSWEEP_SWEEP_COHORT_H
+#define EXITSWEEP_SWEEP_COHORT_H
 
 #include <stddef.h>
 

@@ -1,7 +1,7 @@
 /* `exitsweep compare A.json B.json ...`: several machines or kernels side
  * by side -- one column per file, rows lined up by what was measured. */
-#ifndef EXITSWEEP_COMPARE_H
-#define EXITSWEEP_COMPARE_H
+#ifndef EXITSWEEP_SWEEP_COMPARE_H
+#define EXITSWEEP_SWEEP_COMPARE_H
 
 #include <stdio.h>
 

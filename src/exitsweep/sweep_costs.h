@@ -3,8 +3,8 @@
  * accumulation and for a listener (and what share of a whole exit that
  * is), and the collector's own CPU per record.  Only exact totals and
  * in-kernel measurements; the tick-sampled user/sys tables come after. */
-#ifndef EXITSWEEP_COSTS_H
-#define EXITSWEEP_COSTS_H
+#ifndef EXITSWEEP_SWEEP_COSTS_H
+#define EXITSWEEP_SWEEP_COSTS_H
 
 #include <stdio.h>
 

@@ -2,8 +2,8 @@
  * rate: machine_cpu_us_per_exit takes in what exitgen's getrusage cannot
  * see (the collector, softirq work, the other CPU), and the tick rate says
  * how finely getrusage's user/sys split is sampled. */
-#ifndef EXITSWEEP_CPU_H
-#define EXITSWEEP_CPU_H
+#ifndef EXITSWEEP_SWEEP_CPU_H
+#define EXITSWEEP_SWEEP_CPU_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,8 +1,8 @@
 /* --csv FILE: one row per run and one per cell (column "row" says
  * which), every row carrying the machine it ran on, so files from several
  * machines can simply be concatenated. */
-#ifndef EXITSWEEP_CSV_H
-#define EXITSWEEP_CSV_H
+#ifndef EXITSWEEP_SWEEP_CSV_H
+#define EXITSWEEP_SWEEP_CSV_H
 
 #include <stdio.h>
 

@@ -1,8 +1,8 @@
 /* The processes of one run (sweep_exec.c): argument vectors, the run's
  * files in the scratch directory, exitmon's start, readiness and stop,
  * and the alarm that bounds a run. */
-#ifndef EXITSWEEP_EXEC_H
-#define EXITSWEEP_EXEC_H
+#ifndef EXITSWEEP_SWEEP_EXEC_H
+#define EXITSWEEP_SWEEP_EXEC_H
 
 #include <limits.h>
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 /* Whole files into memory: gnuplot's picture before it goes into place,
  * a result file before compare parses it, kernel config text. */
-#ifndef EXITSWEEP_FILE_H
-#define EXITSWEEP_FILE_H
+#ifndef EXITSWEEP_SWEEP_FILE_H
+#define EXITSWEEP_SWEEP_FILE_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* Numbers as the sweep's tables print them: significant digits, a
  * difference or a percentage with its confidence interval. */
-#ifndef EXITSWEEP_FMT_H
-#define EXITSWEEP_FMT_H
+#ifndef EXITSWEEP_SWEEP_FMT_H
+#define EXITSWEEP_SWEEP_FMT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
 /* --json FILE: the whole sweep as one JSON document -- machine, matrix,
  * every run, every cell, the comparisons and a flat "summary" list that
  * `exitsweep compare` lines up across files.  Written with json_out. */
-#ifndef EXITSWEEP_JSON_H
-#define EXITSWEEP_JSON_H
+#ifndef EXITSWEEP_SWEEP_JSON_H
+#define EXITSWEEP_SWEEP_JSON_H
 
 #include "sweep.h"
 #include "sweep_analyze.h"

@@ -1,7 +1,7 @@
 /* The machine a sweep ran on, recorded in every result file: results are
  * only worth keeping if they say which kernel and hardware made them. */
-#ifndef EXITSWEEP_MACHINE_H
-#define EXITSWEEP_MACHINE_H
+#ifndef EXITSWEEP_SWEEP_MACHINE_H
+#define EXITSWEEP_SWEEP_MACHINE_H
 
 #include <stddef.h>
 

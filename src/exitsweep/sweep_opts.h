@@ -1,7 +1,7 @@
 /* exitsweep's options (sweep_opts.c): parse the command line, then fill
  * the config once the kind is known.  Usage errors exit 2 here. */
-#ifndef EXITSWEEP_OPTS_H
-#define EXITSWEEP_OPTS_H
+#ifndef EXITSWEEP_SWEEP_OPTS_H
+#define EXITSWEEP_SWEEP_OPTS_H
 
 #include "sweep.h"
 

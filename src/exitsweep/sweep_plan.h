@@ -1,8 +1,8 @@
 /* The sweep plan: the matrix of cells from the option lists, and the run
  * order -- every cell once per round, each round shuffled with a seeded
  * generator, so slow drift of the machine spreads over all cells alike. */
-#ifndef EXITSWEEP_PLAN_H
-#define EXITSWEEP_PLAN_H
+#ifndef EXITSWEEP_SWEEP_PLAN_H
+#define EXITSWEEP_SWEEP_PLAN_H
 
 #include "sweep.h"
 

@@ -2,8 +2,8 @@
  * per comparison, 95% intervals as error bars) and loss against exit rate;
  * for reap the three ostest figures against background children; for
  * cohort each worker's exit time by rank. */
-#ifndef EXITSWEEP_PLOT_H
-#define EXITSWEEP_PLOT_H
+#ifndef EXITSWEEP_SWEEP_PLOT_H
+#define EXITSWEEP_SWEEP_PLOT_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
 /* exitprobe around each overhead run: what taskstats_exit() cost inside
  * the kernel, and what the exits met (tgid accumulator, listeners).  The
  * summary keys are exitprobe's contract, include/probe_summary.h. */
-#ifndef EXITSWEEP_PROBE_H
-#define EXITSWEEP_PROBE_H
+#ifndef EXITSWEEP_SWEEP_PROBE_H
+#define EXITSWEEP_SWEEP_PROBE_H
 
 #include "kvfile.h"
 #include "sweep.h"

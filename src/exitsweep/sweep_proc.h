@@ -1,7 +1,7 @@
 /* Child processes: find the programs, start them with redirections, wait
  * for them (interruptibly), describe how they ended. */
-#ifndef EXITSWEEP_PROC_H
-#define EXITSWEEP_PROC_H
+#ifndef EXITSWEEP_SWEEP_PROC_H
+#define EXITSWEEP_SWEEP_PROC_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,8 +1,8 @@
 /* Progress on standard error while a sweep runs: run i of n, its cell,
  * time elapsed and an estimate of the time left (from the runs done so
  * far, per cell; before a cell has run, from its expected length). */
-#ifndef EXITSWEEP_PROGRESS_H
-#define EXITSWEEP_PROGRESS_H
+#ifndef EXITSWEEP_SWEEP_PROGRESS_H
+#define EXITSWEEP_SWEEP_PROGRESS_H
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /* The text report on standard output: machine and matrix, the 2006-style
  * overhead tables (one per comparison), the loss table and the per-cell
  * means. */
-#ifndef EXITSWEEP_REPORT_H
-#define EXITSWEEP_REPORT_H
+#ifndef EXITSWEEP_SWEEP_REPORT_H
+#define EXITSWEEP_SWEEP_REPORT_H
 
 #include <stdio.h>
 

@@ -1,8 +1,8 @@
 /* One run: set delay accounting, start exitmon and wait until it is ready
  * (unless the cell has no listener), run exitgen to completion, stop
  * exitmon, and turn the two summaries into the run's metrics. */
-#ifndef EXITSWEEP_RUN_H
-#define EXITSWEEP_RUN_H
+#ifndef EXITSWEEP_SWEEP_RUN_H
+#define EXITSWEEP_SWEEP_RUN_H
 
 #include <stddef.h>
 

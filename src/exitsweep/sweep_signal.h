@@ -2,8 +2,8 @@
  * the running children and sets sweep_interrupted, so the main loop unwinds
  * (children reaped, delay accounting restored, signal re-raised); a second
  * one restores delay accounting at once and exits. */
-#ifndef EXITSWEEP_SIGNAL_H
-#define EXITSWEEP_SIGNAL_H
+#ifndef EXITSWEEP_SWEEP_SIGNAL_H
+#define EXITSWEEP_SWEEP_SIGNAL_H
 
 #include <signal.h>
 #include <sys/types.h>

@@ -1,7 +1,7 @@
 /* kernel.task_delayacct: save the value at start, set it per run, and put
  * the original back -- at the end, on error (atexit) and on a signal. */
-#ifndef EXITSWEEP_SYSCTL_H
-#define EXITSWEEP_SYSCTL_H
+#ifndef EXITSWEEP_SWEEP_SYSCTL_H
+#define EXITSWEEP_SWEEP_SYSCTL_H
 
 #include <stdbool.h>
 

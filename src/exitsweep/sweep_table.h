@@ -1,7 +1,7 @@
 /* Plain text tables: columns sized to their widest cell, numbers right
  * aligned, a rule under the heading.  Used by the report and compare. */
-#ifndef EXITSWEEP_TABLE_H
-#define EXITSWEEP_TABLE_H
+#ifndef EXITSWEEP_SWEEP_TABLE_H
+#define EXITSWEEP_SWEEP_TABLE_H
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -3,8 +3,8 @@
  * at exit and after an interrupt by exitsweep; when exitsweep dies without
  * a chance to (SIGKILL, a third interrupt), by a small watcher process that
  * outlives it, waiting on a pipe only exitsweep holds open. */
-#ifndef EXITSWEEP_TMPDIR_H
-#define EXITSWEEP_TMPDIR_H
+#ifndef EXITSWEEP_SWEEP_TMPDIR_H
+#define EXITSWEEP_SWEEP_TMPDIR_H
 
 /* Make the directory and start its watcher.  Its path, or NULL with errno
  * set.  sweep_tmpdir_remove is registered with atexit. */

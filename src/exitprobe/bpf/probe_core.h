@@ -2,8 +2,8 @@
  * programs read.  preserve_access_index makes libbpf relocate every field
  * access against the running kernel's BTF, so no vmlinux.h (and no kernel
  * headers) are needed to build. */
-#ifndef EXITPROBE_CORE_H
-#define EXITPROBE_CORE_H
+#ifndef EXITPROBE_PROBE_CORE_H
+#define EXITPROBE_PROBE_CORE_H
 
 typedef unsigned char __u8;
 typedef unsigned short __u16;
