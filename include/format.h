@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "format_cols.h"
 #include "record.h"
 
 enum out_format { FMT_TEXT, FMT_CSV, FMT_JSONL };
@@ -36,24 +37,6 @@ size_t format_view(enum out_format f, const struct exit_view *v,
  * with its quotes), snprintf semantics.  For other programs' tables. */
 size_t format_comm(enum out_format f, const char *comm, size_t len,
 		   char *buf, size_t cap);
-
-/* A choice of columns (exitmon -F, --fields), as indexes into the column
- * table (columns.h), in the order asked.  NULL where one is taken: all. */
-#define FORMAT_MAX_COLS 128
-struct format_cols {
-	unsigned n;
-	uint8_t col[FORMAT_MAX_COLS];
-};
-
-/* Parse a comma-separated list of column names ("all": every column, in
- * table order).  0; -EINVAL with the first name that is no column (or is
- * empty) copied to bad; -EEXIST with the first named twice. */
-int format_cols_parse(const char *list, struct format_cols *out, char *bad,
-		      size_t bad_size);
-
-/* Every column name, comma-separated (for the error that lists them),
- * snprintf semantics. */
-size_t format_col_names(char *buf, size_t cap);
 
 /* format_header and format_view with a choice of columns (CSV and JSON
  * lines only; cols NULL: every column). */

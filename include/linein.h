@@ -15,6 +15,9 @@
 #include <sys/types.h>
 #include <zlib.h>
 
+/* TS_COMM_LEN: the longest command name a quoted field holds. */
+#include <linux/taskstats.h>
+
 #define LINEIN_BUF (1u << 20)	/* a line or row, with its newline, fits */
 #define LINEIN_BUF0 (64u * 1024)	/* the buffer at first; it grows to LINEIN_BUF */
 
@@ -41,13 +44,25 @@ void linein_close(struct linein *l);
  * the stream's early end (above; also in err). */
 int linein_fill(struct linein *l);
 
+/* The longest quoted field exitmon writes, quotes included: a comm of
+ * TS_COMM_LEN bytes, every one a doubled quote.  A field still open past
+ * this is not exitmon's (a row goes on over a newline only within it). */
+#define LINEIN_CSV_MAX_QUOTED (2 * TS_COMM_LEN + 2)
+
+/* Whether a CSV line so far ends inside a quoted field (the row goes on
+ * on the next line): the offset of that field's opening quote plus one;
+ * 0 when it does not; LINEIN_QUOTE_BAD when a quoted field has a lone
+ * quote inside (a broken row, which ends here). */
+#define LINEIN_QUOTE_BAD ((size_t)-1)
+size_t linein_csv_open_quote(const char *line, size_t len);
+
 /* The next line without its newline, pointing into the buffer until the
  * next call: 1; 0 at the end; 2 for a last line without a newline (a
  * writer stopped mid-line); -E2BIG for a line of LINEIN_BUF bytes or more,
  * which was passed over (reading may go on); or the stream's early end
  * (above; a partial line before it is dropped).  With csv, a newline
  * inside quotes does not end the row while the quoted field is within
- * RECREAD_CSV_MAX_QUOTED: past that, the row ends at its first newline
+ * LINEIN_CSV_MAX_QUOTED: past that, the row ends at its first newline
  * (a row the CSV reader refuses) and reading resyncs after it. */
 int linein_next(struct linein *l, bool csv, const char **p, size_t *n);
 

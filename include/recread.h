@@ -32,6 +32,9 @@ void recread_init(struct recread *rr);
  * version, which are always decoded). */
 void recread_want_fields(struct recread *rr, const enum rec_field *f, size_t n);
 
+/* For the wire formats' readers: count a column or key we do not know; the first is kept for the note. */
+void recread_note_unknown(struct recread *rr, const char *s, size_t n);
+
 /* The CSV header row (without its newline).  0; -EPROTO when it is not an
  * exitmon header (no type and pid columns); -EEXIST when it names a
  * column twice (in duplicate); -E2BIG for too many columns.  A refused
@@ -50,18 +53,6 @@ int recread_csv(const struct recread *rr, const char *line, size_t len,
 unsigned recread_csv_missing(const struct recread *rr, char *names, size_t len);
 bool recread_csv_has_field(const struct recread *rr, enum rec_field f);
 bool recread_csv_has_comm(const struct recread *rr);
-
-/* The longest quoted field exitmon writes, quotes included: a comm of
- * TS_COMM_LEN bytes, every one a doubled quote.  A field still open past
- * this is not exitmon's (a row goes on over a newline only within it). */
-#define RECREAD_CSV_MAX_QUOTED (2 * TS_COMM_LEN + 2)
-
-/* Whether a CSV line so far ends inside a quoted field (the row goes on
- * on the next line): the offset of that field's opening quote plus one;
- * 0 when it does not; RECREAD_QUOTE_BAD when a quoted field has a lone
- * quote inside (a broken row, which ends here). */
-#define RECREAD_QUOTE_BAD ((size_t)-1)
-size_t recread_csv_open_quote(const char *line, size_t len);
 
 /* One JSON line (an object).  0, or -EBADMSG (also for a key given twice,
  * and for any value out of its field's range).  An unknown key's value is

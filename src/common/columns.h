@@ -13,7 +13,7 @@
 #ifndef COMMON_COLUMNS_H
 #define COMMON_COLUMNS_H
 
-#include "record.h"
+#include "rec_field.h"
 
 enum col_kind {
 	C_FIELD,	/* a struct taskstats field as it is */
@@ -123,5 +123,12 @@ static inline unsigned col_fields(enum col_kind kind, unsigned field,
 	default: return 0;
 	}
 }
+
+/* How many columns, and each one's index in the table: COL_pid, COL_comm,
+ * ... (the CSV column order and the JSON key order). */
+#define COL_COUNT_ONE(nm, kind, field, tw) + 1
+#define NCOLS (0 COLUMNS(COL_COUNT_ONE))
+#define COL_INDEX(nm, kind, field, tw) COL_##nm,
+enum { COLUMNS(COL_INDEX) COL__COUNT };
 
 #endif

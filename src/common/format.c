@@ -1,5 +1,4 @@
-/* Text, CSV and JSON lines output of exit records: the column table and its
- * names, the choice of columns (--fields), and the snprintf-like entry
+/* Text, CSV and JSON lines output of exit records: the snprintf-like entry
  * points over each wire format's writers (format_csv.c, format_json.c,
  * format_text.c, through format_wire.h).
  *
@@ -25,11 +24,6 @@
 #include <stdio.h>
 #include <stdint.h>
 #include <string.h>
-
-#define COL_ENTRY(nm, kind, field, tw) { #nm, sizeof(#nm) - 1, kind, tw },
-const struct column format_columns[NCOLS] = { COLUMNS(COL_ENTRY) };
-
-_Static_assert(COL__COUNT <= FORMAT_MAX_COLS, "FORMAT_MAX_COLS too small");
 
 /* Compile-time bound on a line, so that FORMAT_MAX_LINE is provably enough
  * and the writers need no per-byte bounds checks.  Every value is at
@@ -71,48 +65,6 @@ const char *format_name(enum out_format f)
 	case FMT_JSONL: return "jsonl";
 	}
 	return "?";
-}
-
-int format_cols_parse(const char *list, struct format_cols *out, char *bad,
-		      size_t bad_size)
-{
-	uint8_t seen[COL__COUNT] = { 0 };
-	const char *p = list;
-	unsigned i;
-
-	out->n = 0;
-	if (strcmp(list, "all") == 0) {
-		for (i = 0; i < NCOLS; i++)
-			out->col[out->n++] = (uint8_t)i;
-		return 0;
-	}
-	for (;;) {
-		size_t n = strcspn(p, ",");
-
-		for (i = 0; i < NCOLS; i++)
-			if (n == format_columns[i].name_len &&
-			    memcmp(p, format_columns[i].name, n) == 0)
-				break;
-		if (i == NCOLS || seen[i]) {
-			snprintf(bad, bad_size, "%.*s", (int)n, p);
-			return i == NCOLS ? -EINVAL : -EEXIST;
-		}
-		seen[i] = 1;
-		out->col[out->n++] = (uint8_t)i;
-		if (!p[n])
-			return 0;
-		p += n + 1;
-	}
-}
-
-size_t format_col_names(char *buf, size_t cap)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < NCOLS; i++)
-		n += (size_t)snprintf(buf + (n < cap ? n : cap), n < cap ? cap - n : 0,
-				      "%s%s", i ? "," : "", format_columns[i].name);
-	return n;
 }
 
 /* ---- snprintf-like entry points ---------------------------------------- */

@@ -54,7 +54,7 @@ static char *csv_header(char *p, const struct format_cols *cols)
 	unsigned i, n = cols ? cols->n : NCOLS;
 
 	for (i = 0; i < n; i++) {
-		const struct column *c = &format_columns[cols ? cols->col[i] : i];
+		const struct column *c = &format_cols_table[cols ? cols->col[i] : i];
 
 		if (i)
 			*p++ = ',';

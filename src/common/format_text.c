@@ -137,7 +137,7 @@ static char *text_header(char *p, const struct format_cols *cols)
 
 	(void)cols;
 	for (i = 0; i < NCOLS; i++) {
-		const struct column *c = &format_columns[i];
+		const struct column *c = &format_cols_table[i];
 		char *start = p;
 
 		if (!text_shown(c))

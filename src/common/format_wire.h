@@ -15,25 +15,8 @@
 #include <stdint.h>
 
 #include "columns.h"
-#include "format.h"
+#include "format_cols.h"
 #include "record.h"
-
-/* The column table (name, kind, field, text width) is COLUMNS in
- * columns.h; its order is the CSV column order and the JSON key order. */
-struct column {
-	const char *name;
-	uint8_t name_len;
-	uint8_t kind;
-	uint8_t text_width;
-};
-
-#define COL_COUNT_ONE(nm, kind, field, tw) + 1
-#define NCOLS (0 COLUMNS(COL_COUNT_ONE))
-extern const struct column format_columns[NCOLS];
-
-/* Each column's index in the table: COL_pid, COL_comm, ... */
-#define COL_INDEX(nm, kind, field, tw) COL_##nm,
-enum { COLUMNS(COL_INDEX) COL__COUNT };
 
 /* A wire format's writers.  Each writes at p, a line of FORMAT_MAX_LINE
  * bytes, and returns the end of what it wrote (no NUL).  cols NULL: every

@@ -9,7 +9,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "recread.h"
 
 #define LINEIN_IN (64u * 1024)	/* compressed (or plain) bytes per read(2) */
 
@@ -226,6 +225,28 @@ static int skip_long(struct linein *l)
 	}
 }
 
+size_t linein_csv_open_quote(const char *line, size_t len)
+{
+	size_t i, open = 0;
+
+	for (i = 0; i < len; i++) {
+		if (line[i] != '"')
+			continue;
+		if (!open) {
+			/* A quoted field begins only where a field does. */
+			if (i == 0 || line[i - 1] == ',')
+				open = i + 1;
+		} else if (i + 1 < len && line[i + 1] == '"') {
+			i++;			/* "" inside it */
+		} else if (i + 1 == len || line[i + 1] == ',' || line[i + 1] == '\r') {
+			open = 0;		/* it ends */
+		} else {
+			return LINEIN_QUOTE_BAD;	/* a lone quote inside it */
+		}
+	}
+	return open;
+}
+
 /* With csv, a newline inside quotes does not end the row, but only while
  * the quoted field is no longer than exitmon writes one: a stray quote
  * must not swallow the rest of the file.  Past that bound, or at a lone
@@ -245,19 +266,19 @@ int linein_next(struct linein *l, bool csv, const char **p, size_t *n)
 
 		if (nl) {
 			at = (size_t)(nl - b);
-			q = csv && memchr(b, '"', at) ? recread_csv_open_quote(b, at) : 0;
+			q = csv && memchr(b, '"', at) ? linein_csv_open_quote(b, at) : 0;
 			if (!q)
 				return take(l, at, 1, p, n);
-			if (q == RECREAD_QUOTE_BAD)
+			if (q == LINEIN_QUOTE_BAD)
 				return take(l, cut ? cut - 1 : at, 1, p, n);
 			if (!cut)
 				cut = at + 1, open = q - 1;
-			if (at - open >= RECREAD_CSV_MAX_QUOTED)
+			if (at - open >= LINEIN_CSV_MAX_QUOTED)
 				return take(l, cut - 1, 1, p, n);
 			from = at + 1;
 			continue;
 		}
-		if (cut && have - open >= RECREAD_CSV_MAX_QUOTED)
+		if (cut && have - open >= LINEIN_CSV_MAX_QUOTED)
 			return take(l, cut - 1, 1, p, n);
 		if (l->eof) {
 			if (l->err) {

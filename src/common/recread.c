@@ -1,18 +1,11 @@
-/* CSV and JSON lines back into records (see recread.h): what both wire
- * formats share, the column table, the names of a file's columns and the
- * values; the formats themselves are in recread_csv.c and recread_json.c.
- * Every value is checked: digits only, no overflow, strings within their
- * bounds; a row that breaks a rule is refused whole (the caller counts it). */
+/* CSV and JSON lines back into records (see recread.h): the reader's state,
+ * which columns to decode, the note of unknown ones; the formats themselves
+ * are in recread_csv.c and recread_json.c, over recread_cols.c. */
+#include "recread.h"
 #include "recread_cols.h"
 
 #include <errno.h>
 #include <string.h>
-
-/* width: a value column's bytes in struct taskstats (REC_FIELD_SIZE, which
- * record.c checks against the field table), so its range is the table's. */
-#define COL_DESC(nm, kind, field, tw) \
-	{ #nm, sizeof(#nm) - 1, kind, field, REC_FIELD_SIZE(field) },
-const struct recread_col recread_cols[RECREAD_NCOLS] = { COLUMNS(COL_DESC) };
 
 void recread_init(struct recread *rr)
 {
@@ -25,23 +18,12 @@ void recread_init(struct recread *rr)
 	}
 }
 
-int recread_find_col(const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < RECREAD_NCOLS; i++)
-		if (recread_cols[i].len == n &&
-		    memcmp(recread_cols[i].name, s, n) == 0)
-			return (int)i;
-	return MAP_UNKNOWN;
-}
-
 void recread_want_fields(struct recread *rr, const enum rec_field *f, size_t n)
 {
 	size_t i, k;
 
 	for (i = 0; i < RECREAD_NCOLS; i++) {
-		const struct recread_col *col = &recread_cols[i];
+		const struct recread_col *col = &recread_cols_table[i];
 		enum rec_field fs[2];
 		unsigned m = col_fields((enum col_kind)col->kind, col->field,
 					fs);
@@ -61,139 +43,4 @@ void recread_note_unknown(struct recread *rr, const char *s, size_t n)
 		memcpy(rr->first_unknown, s, n);
 		rr->first_unknown[n] = '\0';
 	}
-}
-
-/* ---- values ---------------------------------------------------------------- */
-
-static int parse_dec(const char *s, size_t n, uint64_t *out)
-{
-	uint64_t v = 0;
-	size_t i;
-
-	if (n == 0 || n > 20)
-		return -EBADMSG;
-	for (i = 0; i < n; i++) {
-		unsigned d = (unsigned char)s[i] - '0';
-
-		if (d > 9 || (v > UINT64_MAX / 10) || v * 10 > UINT64_MAX - d)
-			return -EBADMSG;
-		v = v * 10 + d;
-	}
-	*out = v;
-	return 0;
-}
-
-int recread_set_comm(struct exit_record *r, const char *s, size_t n)
-{
-	if (n > TS_COMM_LEN || memchr(s, '\0', n))
-		return -EBADMSG;
-	memcpy(r->comm, s, n);
-	r->comm[n] = '\0';
-	r->comm_len = (uint8_t)n;
-	return 0;
-}
-
-int recread_set_type(struct recread_ids *ids, struct exit_record *r,
-		     const char *s, size_t n)
-{
-	if (n == 3 && memcmp(s, "pid", 3) == 0)
-		r->type = REC_PID;
-	else if (n == 4 && memcmp(s, "tgid", 4) == 0)
-		r->type = REC_TGID;
-	else
-		return -EBADMSG;
-	ids->have_type = true;
-	return 0;
-}
-
-static int set_nice(struct exit_record *r, const char *s, size_t n)
-{
-	bool neg = n > 0 && s[0] == '-';
-	uint64_t v;
-
-	if (parse_dec(s + neg, n - neg, &v) < 0 || v > (neg ? 128u : 127u))
-		return -EBADMSG;
-	rec_set(r, F_NICE, (uint8_t)(neg ? -(int)v : (int)v));
-	return 0;
-}
-
-/* The widest value column c's field has in struct taskstats: a bigger
- * number was not written by exitmon (a uid of 2^32 must not become root).
- * The v17 timestamps are read back as the 64-bit nanoseconds written. */
-static uint64_t field_max(unsigned c)
-{
-	unsigned width = recread_cols[c].width;
-
-	return width >= 8 ? UINT64_MAX : (1ull << (8 * width)) - 1;
-}
-
-/* A number (or absent) for column c; strings go through set_type/set_comm. */
-int recread_set_number(unsigned c, const char *s, size_t n,
-		       struct recread_ids *ids, struct exit_record *r)
-{
-	uint64_t v;
-
-	if (recread_cols[c].kind == C_TGID)
-		ids->tgid_column = true;
-	if (n == 0)
-		return 0;	/* absent */
-	if (recread_cols[c].kind == C_NICE)
-		return set_nice(r, s, n);
-	if (parse_dec(s, n, &v) < 0)
-		return -EBADMSG;
-	switch (recread_cols[c].kind) {
-	case C_PID:
-		if (v > UINT32_MAX)
-			return -EBADMSG;
-		ids->pid = v, ids->have_pid = true;
-		return 0;
-	case C_TGID:
-		if (v > UINT32_MAX)
-			return -EBADMSG;
-		ids->tgid = v, ids->have_tgid = true;
-		return 0;
-	case C_BTIME: rec_set(r, F_BTIME64, v); return 0;
-	case C_VERSION:
-		if (v > UINT16_MAX)
-			return -EBADMSG;
-		r->version = r->layout = (uint16_t)v;
-		return 0;
-	case C_FIELD:
-		if (v > field_max(c))
-			return -EBADMSG;
-		rec_set(r, (enum rec_field)recread_cols[c].field, v);
-		return 0;
-	default: return -EBADMSG;
-	}
-}
-
-/* Values too: a field the file lacks (exitmon -F wrote a subset) reads
- * as 0, never as the row before's or as stack garbage. */
-void recread_begin(struct exit_record *r, struct recread_ids *ids)
-{
-	memset(r, 0, sizeof(*r));
-	memset(ids, 0, sizeof(*ids));
-}
-
-/* The ids land where format.c took them from, by record type. */
-int recread_finish(struct exit_record *r, const struct recread_ids *ids)
-{
-	if (!ids->have_type)
-		return -EBADMSG;
-	if (r->type == REC_PID) {
-		if (!ids->have_pid)
-			return -EBADMSG;
-		r->id = (uint32_t)ids->pid;
-		if (ids->have_tgid)
-			rec_set(r, F_TGID, ids->tgid);
-	} else {
-		/* exitmon -F without tgid writes tgid rows with no id: read
-		 * as id 0; an empty tgid where the column is, is broken. */
-		if (!ids->have_tgid && ids->tgid_column)
-			return -EBADMSG;
-		r->id = (uint32_t)ids->tgid;
-		if (ids->have_pid)
-			rec_set(r, F_PID, ids->pid);
-	}
-	return 0;
 }

@@ -1,5 +1,5 @@
 /* What the two wire formats' readers (recread_csv.c, recread_json.c) share,
- * from recread.c: the column table, the names of a file's columns, and one
+ * from recread_cols.c: the column table, the names of a file's columns, and one
  * value at a time into the record. */
 #ifndef COMMON_RECREAD_COLS_H
 #define COMMON_RECREAD_COLS_H
@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "columns.h"
-#include "recread.h"
+#include "record.h"
 
 struct recread_col {
 	const char *name;
@@ -22,7 +22,7 @@ struct recread_col {
 
 #define RECREAD_COL_ONE(nm, kind, field, tw) + 1
 #define RECREAD_NCOLS (0 COLUMNS(RECREAD_COL_ONE))
-extern const struct recread_col recread_cols[RECREAD_NCOLS];
+extern const struct recread_col recread_cols_table[RECREAD_NCOLS];
 
 /* JSON key positions not seen yet, and seen but unknown. */
 #define MAP_UNSEEN (-3)
@@ -36,14 +36,12 @@ struct recread_ids {
 };
 
 /* Our column named s (n bytes), or MAP_UNKNOWN. */
-int recread_find_col(const char *s, size_t n);
-/* Count a column or key we do not know; the first is kept for the note. */
-void recread_note_unknown(struct recread *rr, const char *s, size_t n);
+int recread_cols_find(const char *s, size_t n);
 /* Whether column c is named twice (a renamed column must not silently
  * replace another's values; a key given twice is refused too): seen holds
  * a bit per column; the name into dup (cap bytes) for the note unless dup
  * is NULL.  Inline: the JSON reader asks once per key. */
-static inline bool recread_seen_twice(uint64_t *seen, int c, char *dup,
+static inline bool recread_cols_seen_twice(uint64_t *seen, int c, char *dup,
 				      size_t cap)
 {
 	uint64_t bit;
@@ -56,20 +54,20 @@ static inline bool recread_seen_twice(uint64_t *seen, int c, char *dup,
 		return false;
 	}
 	if (dup)
-		snprintf(dup, cap, "%s", recread_cols[c].name);
+		snprintf(dup, cap, "%s", recread_cols_table[c].name);
 	return true;
 }
 
 /* A row begins: the record and ids cleared. */
-void recread_begin(struct exit_record *r, struct recread_ids *ids);
+void recread_cols_begin(struct exit_record *r, struct recread_ids *ids);
 /* The type and comm columns' strings; a number (or absent, n == 0) for
  * any other column c.  0 or -EBADMSG. */
-int recread_set_type(struct recread_ids *ids, struct exit_record *r,
+int recread_cols_set_type(struct recread_ids *ids, struct exit_record *r,
 		     const char *s, size_t n);
-int recread_set_comm(struct exit_record *r, const char *s, size_t n);
-int recread_set_number(unsigned c, const char *s, size_t n,
+int recread_cols_set_comm(struct exit_record *r, const char *s, size_t n);
+int recread_cols_set_number(unsigned c, const char *s, size_t n,
 		       struct recread_ids *ids, struct exit_record *r);
 /* A row ends: the ids into the record.  0 or -EBADMSG. */
-int recread_finish(struct exit_record *r, const struct recread_ids *ids);
+int recread_cols_finish(struct exit_record *r, const struct recread_ids *ids);
 
 #endif

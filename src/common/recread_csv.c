@@ -1,32 +1,11 @@
 /* CSV rows back into records (see recread.h): the header names the
  * columns, RFC 4180 quoting (a quoted field may span lines). */
+#include "recread.h"
 #include "recread_cols.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-
-size_t recread_csv_open_quote(const char *line, size_t len)
-{
-	size_t i, open = 0;
-
-	for (i = 0; i < len; i++) {
-		if (line[i] != '"')
-			continue;
-		if (!open) {
-			/* A quoted field begins only where a field does. */
-			if (i == 0 || line[i - 1] == ',')
-				open = i + 1;
-		} else if (i + 1 < len && line[i + 1] == '"') {
-			i++;			/* "" inside it */
-		} else if (i + 1 == len || line[i + 1] == ',' || line[i + 1] == '\r') {
-			open = 0;		/* it ends */
-		} else {
-			return RECREAD_QUOTE_BAD;	/* a lone quote inside it */
-		}
-	}
-	return open;
-}
 
 /* Into a copy, committed only when whole: a refused header (a second
  * one inside a file) leaves the one in force as it was. */
@@ -49,15 +28,15 @@ int recread_csv_header(struct recread *rr, const char *line, size_t len)
 			q = end;
 		if (i >= RECREAD_MAX_COLS)
 			return -E2BIG;
-		c = recread_find_col(p, (size_t)(q - p));
-		if (recread_seen_twice(seen, c, rr->duplicate,
+		c = recread_cols_find(p, (size_t)(q - p));
+		if (recread_cols_seen_twice(seen, c, rr->duplicate,
 				       sizeof(rr->duplicate)))
 			return -EEXIST;
 		t.map[i] = (short)c;
 		if (c < 0)
 			recread_note_unknown(&t, p, (size_t)(q - p));
-		type |= c >= 0 && recread_cols[c].kind == C_TYPE;
-		pid |= c >= 0 && recread_cols[c].kind == C_PID;
+		type |= c >= 0 && recread_cols_table[c].kind == C_TYPE;
+		pid |= c >= 0 && recread_cols_table[c].kind == C_PID;
 		i++;
 		if (q == end)
 			break;
@@ -82,7 +61,7 @@ unsigned recread_csv_missing(const struct recread *rr, char *names, size_t len)
 	for (size_t i = 0; i < RECREAD_NCOLS; i++) {
 		bool seen = false;
 
-		if (!rr->want[i] || recread_cols[i].kind != C_FIELD)
+		if (!rr->want[i] || recread_cols_table[i].kind != C_FIELD)
 			continue;
 		for (k = 0; k < rr->ncols && !seen; k++)
 			seen = rr->map[k] == (int)i;
@@ -91,7 +70,7 @@ unsigned recread_csv_missing(const struct recread *rr, char *names, size_t len)
 		if (at < len)
 			at += (size_t)snprintf(names + at, len - at, "%s%s",
 					       n ? ", " : "",
-					       recread_cols[i].name);
+					       recread_cols_table[i].name);
 		n++;
 	}
 	return n;
@@ -108,8 +87,8 @@ bool recread_csv_has_field(const struct recread *rr, enum rec_field f)
 
 		if (c < 0)
 			continue;
-		m = col_fields((enum col_kind)recread_cols[c].kind,
-			       recread_cols[c].field, fs);
+		m = col_fields((enum col_kind)recread_cols_table[c].kind,
+			       recread_cols_table[c].field, fs);
 		if ((m > 0 && fs[0] == f) || (m > 1 && fs[1] == f))
 			return true;
 	}
@@ -121,7 +100,7 @@ bool recread_csv_has_comm(const struct recread *rr)
 	unsigned i;
 
 	for (i = 0; i < rr->ncols; i++)
-		if (rr->map[i] >= 0 && recread_cols[rr->map[i]].kind == C_COMM)
+		if (rr->map[i] >= 0 && recread_cols_table[rr->map[i]].kind == C_COMM)
 			return true;
 	return false;
 }
@@ -158,11 +137,11 @@ static int csv_value(const struct recread *rr, unsigned i, const char *s,
 
 	if (c < 0 || !rr->want[c])
 		return 0;
-	if (recread_cols[c].kind == C_TYPE)
-		return recread_set_type(ids, r, s, n);
-	if (recread_cols[c].kind == C_COMM)
-		return recread_set_comm(r, s, n);
-	return recread_set_number((unsigned)c, s, n, ids, r);
+	if (recread_cols_table[c].kind == C_TYPE)
+		return recread_cols_set_type(ids, r, s, n);
+	if (recread_cols_table[c].kind == C_COMM)
+		return recread_cols_set_comm(r, s, n);
+	return recread_cols_set_number((unsigned)c, s, n, ids, r);
 }
 
 int recread_csv(const struct recread *rr, const char *line, size_t len,
@@ -172,7 +151,7 @@ int recread_csv(const struct recread *rr, const char *line, size_t len,
 	struct recread_ids ids;
 	unsigned i;
 
-	recread_begin(r, &ids);
+	recread_cols_begin(r, &ids);
 	if (len && end[-1] == '\r')
 		end--;
 	for (i = 0;; i++) {
@@ -201,5 +180,5 @@ int recread_csv(const struct recread *rr, const char *line, size_t len,
 	}
 	if (i + 1 != rr->ncols)
 		return -EBADMSG;
-	return recread_finish(r, &ids);
+	return recread_cols_finish(r, &ids);
 }

@@ -1,5 +1,6 @@
 /* JSON lines back into records (see recread.h): one object a line, its
  * keys naming the columns; an unknown key's value is skipped whole. */
+#include "recread.h"
 #include "recread_cols.h"
 
 #include <errno.h>
@@ -146,10 +147,10 @@ static int json_col(struct recread *rr, unsigned k, const char *s, size_t n)
 {
 	int c = k < RECREAD_MAX_COLS ? rr->map[k] : MAP_UNSEEN;
 
-	if (c >= 0 && recread_cols[c].len == n &&
-	    memcmp(recread_cols[c].name, s, n) == 0)
+	if (c >= 0 && recread_cols_table[c].len == n &&
+	    memcmp(recread_cols_table[c].name, s, n) == 0)
 		return c;
-	c = recread_find_col(s, n);
+	c = recread_cols_find(s, n);
 	if (c < 0 && (k >= RECREAD_MAX_COLS || rr->map[k] != MAP_UNKNOWN))
 		recread_note_unknown(rr, s, n);
 	if (k < RECREAD_MAX_COLS)
@@ -172,10 +173,10 @@ static int json_value(struct jcur *j, int c, struct recread_ids *ids,
 			return -EBADMSG;
 		if (c < 0)
 			return 0;
-		if (recread_cols[c].kind == C_TYPE)
-			return recread_set_type(ids, r, buf, n);
-		if (recread_cols[c].kind == C_COMM)
-			return recread_set_comm(r, buf, n);
+		if (recread_cols_table[c].kind == C_TYPE)
+			return recread_cols_set_type(ids, r, buf, n);
+		if (recread_cols_table[c].kind == C_COMM)
+			return recread_cols_set_comm(r, buf, n);
 		return -EBADMSG;
 	}
 	while (j->p < j->end && is_scalar_char(*j->p))
@@ -186,10 +187,10 @@ static int json_value(struct jcur *j, int c, struct recread_ids *ids,
 	if (c < 0)
 		return 0;
 	if (n == 4 && memcmp(s, "null", 4) == 0)	/* absent */
-		return recread_set_number((unsigned)c, s, 0, ids, r);
-	if (recread_cols[c].kind == C_TYPE || recread_cols[c].kind == C_COMM)
+		return recread_cols_set_number((unsigned)c, s, 0, ids, r);
+	if (recread_cols_table[c].kind == C_TYPE || recread_cols_table[c].kind == C_COMM)
 		return -EBADMSG;
-	return recread_set_number((unsigned)c, s, n, ids, r);
+	return recread_cols_set_number((unsigned)c, s, n, ids, r);
 }
 
 static int json_member(struct recread *rr, struct jcur *j, unsigned k,
@@ -216,7 +217,7 @@ static int json_member(struct recread *rr, struct jcur *j, unsigned k,
 		skip_ws(j);
 		return 0;
 	}
-	if (recread_seen_twice(seen, c, NULL, 0))
+	if (recread_cols_seen_twice(seen, c, NULL, 0))
 		return -EBADMSG;	/* which one would be meant? */
 	if (!rr->want[c] && j->p < j->end && *j->p != '"')
 		c = -1;			/* skipped: parse as a value, keep none */
@@ -234,7 +235,7 @@ int recread_json(struct recread *rr, const char *line, size_t len,
 	struct recread_ids ids;
 	unsigned k;
 
-	recread_begin(r, &ids);
+	recread_cols_begin(r, &ids);
 	skip_ws(&j);
 	if (j.p >= j.end || *j.p++ != '{')
 		return -EBADMSG;
@@ -250,5 +251,5 @@ int recread_json(struct recread *rr, const char *line, size_t len,
 	skip_ws(&j);
 	if (j.p != j.end)
 		return -EBADMSG;
-	return recread_finish(r, &ids);
+	return recread_cols_finish(r, &ids);
 }

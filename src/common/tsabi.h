@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "record.h"
+#include "rec_field.h"
 
 /* The basic and extended accounting fields, alike in both layouts below
  * (only where they start differs). */

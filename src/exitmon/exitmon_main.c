@@ -77,7 +77,7 @@ static void set_fields(struct mon_config *cfg, const char *arg)
 	if (r < 0) {
 		/* Longer than usage_die's line: every name, so one reading
 		 * of the error is enough to fix the command. */
-		format_col_names(names, sizeof(names));
+		format_cols_names(names, sizeof(names));
 		fprintf(stderr, "%s: --fields: %s%s%s; the columns are: all, %s; "
 			"see '%s --help'\n", progname,
 			*bad ? "no column named '" : "an empty name in the list",

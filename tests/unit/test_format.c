@@ -819,7 +819,7 @@ static void test_fields(void **state)
 	assert_int_equal(format_cols_parse("", &c, bad, sizeof(bad)), -EINVAL);
 	assert_int_equal(format_cols_parse("pid,comm,pid", &c, bad, sizeof(bad)), -EEXIST);
 	assert_string_equal(bad, "pid");
-	assert_true(format_col_names(out, sizeof(out)) < sizeof(out));
+	assert_true(format_cols_names(out, sizeof(out)) < sizeof(out));
 	assert_non_null(strstr(out, "type,pid,tgid,"));
 
 	assert_int_equal(format_cols_parse("comm,version,pid,nice", &c, bad,

@@ -302,6 +302,18 @@ static void test_missing_file(void **state)
 	assert_null(l.buf);
 }
 
+static void test_open_quote(void **state)
+{
+	(void)state;
+	assert_false(linein_csv_open_quote("pid,1,\"a\"\"b\",2", 15));
+	assert_int_equal(linein_csv_open_quote("pid,1,\"two", 10), 7);
+	assert_int_equal(linein_csv_open_quote("pid,\"\"\"a\"", 9), 0);	/* "\"a" */
+	/* a quote that does not begin a field opens none */
+	assert_int_equal(linein_csv_open_quote("pid,1x\"two", 10), 0);
+	/* a lone quote inside a quoted field: broken */
+	assert_int_equal(linein_csv_open_quote("pid,\"evil,0\npid,\"x", 18), LINEIN_QUOTE_BAD);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -316,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_directory),
 		cmocka_unit_test(test_stray_quote),
 		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_open_quote),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -393,18 +393,6 @@ static void test_want_fields(void **state)
 	assert_false(rec_has(&b, F_STIME));
 }
 
-static void test_open_quote(void **state)
-{
-	(void)state;
-	assert_false(recread_csv_open_quote("pid,1,\"a\"\"b\",2", 15));
-	assert_int_equal(recread_csv_open_quote("pid,1,\"two", 10), 7);
-	assert_int_equal(recread_csv_open_quote("pid,\"\"\"a\"", 9), 0);	/* "\"a" */
-	/* a quote that does not begin a field opens none */
-	assert_int_equal(recread_csv_open_quote("pid,1x\"two", 10), 0);
-	/* a lone quote inside a quoted field: broken */
-	assert_int_equal(recread_csv_open_quote("pid,\"evil,0\npid,\"x", 18), RECREAD_QUOTE_BAD);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -419,7 +407,6 @@ int main(void)
 		cmocka_unit_test(test_field_widths),
 		cmocka_unit_test(test_every_field_range),
 		cmocka_unit_test(test_want_fields),
-		cmocka_unit_test(test_open_quote),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
