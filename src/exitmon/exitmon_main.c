@@ -10,7 +10,9 @@
 #include "cpulist.h"
 #include "log.h"
 #include "mon_exit.h"
-#include "monitor.h"
+#include "mon_replay.h"
+#include "mon_run.h"
+#include "mon_signal.h"
 #include "opts.h"
 #include "privs.h"
 
@@ -268,6 +270,6 @@ int main(int argc, char **argv)
 	open_std_fds();
 	log_init(argv[0]);
 	parse_args(argc, argv, &cfg);
-	mon_install_signals();
+	mon_signal_install();
 	return cfg.replay ? mon_replay(&cfg) : mon_run(&cfg);
 }

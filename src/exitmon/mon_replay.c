@@ -1,7 +1,9 @@
 /* --replay: every packet of a capture file through the collector's
  * pipeline, then the report a live run gives. */
+#include "mon_replay.h"
+#include "mon_signal.h"
+#include "mon_sinks.h"
 #include "mon_state.h"
-#include "monitor.h"
 #include "clock.h"
 
 #include <errno.h>
@@ -26,7 +28,7 @@ static void replay_packets(struct capture_reader *rd, struct collector *col,
 	int r;
 
 	while ((r = capture_read_next(rd, &msg, &len)) != 0 &&
-	       r != -EBADMSG && !mon_stop && !collector_done(col)) {
+	       r != -EBADMSG && !mon_signal_stop && !collector_done(col)) {
 		if (r > 0)
 			collector_datagram(col, msg, len, 0);
 		else if (r == -ENOMSG)
@@ -56,7 +58,7 @@ static int replay_run(struct mon *m, struct capture_reader *rd)
 	struct collector col;
 	int status = 0, r;
 
-	mon_collector_wiring(m, false, &w);
+	mon_state_wiring(m, false, &w);
 	if (collector_init(&col, &w) < 0) {
 		warnmsg("out of memory");
 		return EXIT_RUNTIME;
@@ -112,7 +114,7 @@ int mon_replay(const struct mon_config *cfg)
 			strerror(-r));
 		return EXIT_USAGE;
 	}
-	if ((status = mon_open_sinks(&m)) == 0)
+	if ((status = mon_sinks_open(&m)) == 0)
 		status = replay_run(&m, rd);
 	capture_read_close(rd);
 	output_close(&m.out);

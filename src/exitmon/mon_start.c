@@ -1,7 +1,7 @@
 /* The collector's start-up: open the shards, drop privileges, open the
  * sinks, register, self-check, start the threads, write the pid file.
  * Each failure maps to one message and one exit status (enum exit_status). */
-#include "mon_state.h"
+#include "mon_start.h"
 #include "clock.h"
 
 #include <errno.h>
@@ -13,6 +13,8 @@
 #include "caps.h"
 #include "log.h"
 #include "mon_exit.h"
+#include "mon_signal.h"
+#include "mon_sinks.h"
 #include "notify.h"
 #include "paths.h"
 #include "privs.h"
@@ -20,76 +22,6 @@
 #include "shard.h"
 
 #define SELFCHECK_TIMEOUT_MS 2000
-
-static int open_pidfile(struct mon *m)
-{
-	long holder;
-	int r = pidfile_lock(&m->pidfile, m->cfg->pidfile, &holder);
-
-	if (r == -EAGAIN && holder)
-		warnmsg("another exitmon (pid %ld) holds the pid file %s: stop "
-			"it first, or give this one its own --pidfile",
-			holder, m->cfg->pidfile);
-	else if (r == -EAGAIN)
-		warnmsg("another exitmon holds the pid file %s: stop it first, "
-			"or give this one its own --pidfile", m->cfg->pidfile);
-	else if (r < 0)
-		warnmsg("cannot open pid file %s: %s", m->cfg->pidfile,
-			safe_strerror(-r));
-	return r == -EAGAIN ? EXIT_RUNTIME : r < 0 ? EXIT_OUTPUT : 0;
-}
-
-/* Every file, opened as the user that will write it, before registering;
- * the checks run again once the files exist, so two spellings of one new
- * file are caught too. */
-int mon_open_sinks(struct mon *m)
-{
-	const struct mon_config *cfg = m->cfg;
-	unsigned i;
-	int r;
-
-	if ((r = paths_distinct(cfg)) || (r = paths_check_replaced(cfg)))
-		return r;
-	if (cfg->pidfile && (r = open_pidfile(m)))
-		return r;
-	if (cfg->capture && (r = capture_open(cfg->capture, &m->cap)) < 0) {
-		warnmsg("cannot open capture file %s: %s", cfg->capture,
-			r == -EINVAL ? "it exists and is not a netlink pcap "
-			"capture; choose a new file" : safe_strerror(-r));
-		return EXIT_OUTPUT;
-	}
-	for (i = 0; i < m->n_opened; i++)	/* opened after the shards */
-		if (shard_capture_to(&m->shards[i], m->cap) < 0) {
-			warnmsg("out of memory");
-			return EXIT_RUNTIME;
-		}
-	if ((r = paths_distinct(cfg)))
-		return r;
-	m->out_open = true;	/* set up even when the open fails */
-	if ((r = output_open(&m->out, cfg->output, cfg->fmt, cfg->cols)) < 0) {
-		warnmsg("cannot open output %s: %s%s", cfg->output ? cfg->output :
-			"(stdout)", output_strerror(-r), r == -OUTPUT_EOTHERCOLS ?
-			"" : "; choose a writable file with -o");
-		return EXIT_OUTPUT;
-	}
-	if (m->out.repaired)
-		warnmsg("%s ended in a partial record (%llu bytes), cut off "
-			"before appending", cfg->output,
-			(unsigned long long)m->out.repaired);
-	return paths_distinct(cfg);
-}
-
-/* A start that failed leaves no file it created behind. */
-void mon_remove_created(struct mon *m)
-{
-	dev_t dev;
-	ino_t ino;
-
-	if (m->out_open && m->out.created)
-		safe_unlink_same(m->cfg->output, m->out.dev, m->out.ino);
-	if (m->cap && capture_identity(m->cap, &dev, &ino))
-		safe_unlink_same(m->cfg->capture, dev, ino);
-}
 
 static int no_capability(void)
 {
@@ -141,7 +73,7 @@ static int open_shards(struct mon *m)
 	m->shards = calloc(m->cfg->shards, sizeof(*m->shards));
 	if (!m->shards)
 		return EXIT_RUNTIME;
-	mon_collector_wiring(m, true, &w);
+	mon_state_wiring(m, true, &w);
 	for (i = 0; i < m->cfg->shards; i++) {
 		r = shard_open(&m->shards[i], m->cfg, i, &w);
 		m->n_opened = i + 1;
@@ -196,9 +128,9 @@ static int self_check(struct mon *m)
 {
 	unsigned i;
 
-	for (i = 0; i < m->n_opened && !mon_stop; i++) {
+	for (i = 0; i < m->n_opened && !mon_signal_stop; i++) {
 		int r = shard_self_check(&m->shards[i], SELFCHECK_TIMEOUT_MS,
-					 &mon_stop);
+					 &mon_signal_stop);
 
 		if (r < 0) {
 			warnmsg("self-check: cannot run a thread on CPUs %s (%s); "
@@ -206,7 +138,7 @@ static int self_check(struct mon *m)
 				m->shards[i].cpulist, strerror(-r));
 			return EXIT_RUNTIME;
 		}
-		if (r == 0 && !mon_stop) {
+		if (r == 0 && !mon_signal_stop) {
 			warnmsg("registered, but no exit record arrived within "
 				"%d ms: exitmon must run in the initial network "
 				"namespace (not in a container network or under "
@@ -236,7 +168,7 @@ int mon_start(struct mon *m)
 	int r;
 
 	if ((r = open_shards(m)) || (r = drop_privileges(m)) ||
-	    (r = mon_open_sinks(m)) || (r = register_shards(m)))
+	    (r = mon_sinks_open(m)) || (r = register_shards(m)))
 		return r;
 	m->t0 = m->last_stats = m->last_metrics = mono_s();
 	m->start_unix = real_s();

@@ -1,14 +1,14 @@
-/* The collector's state, shared by the files of its life: monitor.c (the
- * loop and shutdown), mon_start.c (start-up) and mon_replay.c (--replay). */
+/* The collector's state, shared by the files of its life: mon_run.c (the
+ * loop and shutdown), mon_start.c (start-up), mon_sinks.c (its files) and
+ * mon_replay.c (--replay). */
 #ifndef EXITMON_MON_STATE_H
 #define EXITMON_MON_STATE_H
 
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "collect.h"
+#include "collector.h"
 #include "mon_config.h"
 #include "mon_counters.h"
 #include "output.h"
@@ -18,10 +18,6 @@ struct shard;
 
 /* How long the end of a run waits for a slow reader of the output. */
 #define OUTPUT_DRAIN_MS 2000
-
-/* Set by SIGINT/SIGTERM (and by the loop at --duration or --count);
- * start-up's self-check and the replay stop early on it too. */
-extern volatile sig_atomic_t mon_stop;
 
 struct mon {
 	const struct mon_config *cfg;
@@ -41,15 +37,6 @@ struct mon {
 };
 
 /* The collector's wiring, for live shards and replay alike. */
-void mon_collector_wiring(struct mon *m, bool live, struct collector_setup *w);
-
-/* Open the shards, drop privileges, open the sinks, register, self-check,
- * start the receive threads, write the pid file: 0, or the exit status of
- * the first failure (already reported in one line). */
-int mon_start(struct mon *m);
-/* Every file, checked and opened (also replay's); 0 or an exit status. */
-int mon_open_sinks(struct mon *m);
-/* A start that failed leaves no file it created behind. */
-void mon_remove_created(struct mon *m);
+void mon_state_wiring(struct mon *m, bool live, struct collector_setup *w);
 
 #endif

@@ -4,7 +4,7 @@
 #ifndef EXITMON_PATHS_H
 #define EXITMON_PATHS_H
 
-#include "monitor.h"
+#include "mon_config.h"
 
 /* 0, or EXIT_USAGE after one message naming the two options that name the
  * same regular file. */

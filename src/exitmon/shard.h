@@ -9,10 +9,10 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
-#include "collect.h"
+#include "collector.h"
 #include "cpulist.h"
 #include "tsnl.h"
-#include "receive.h"
+#include "receiver.h"
 
 struct mon_config;
 

@@ -175,7 +175,7 @@ static void wait_duration(const struct cli *c, struct probe *p, __u64 *rng)
 	while (c->duration == 0 || mono_s() < end) {
 		if (sigtimedwait(&set, NULL, &tick) >= 0)
 			break;
-		probe_dither(p, c->s.period_ns, rng);
+		probe_bpf_dither(p, c->s.period_ns, rng);
 	}
 }
 
@@ -187,7 +187,7 @@ static int wait_command(const struct cli *c, struct probe_cmd *cmd,
 	int r;
 
 	while ((r = probe_cmd_poll(cmd, st)) == 0) {
-		probe_dither(p, c->s.period_ns, rng);
+		probe_bpf_dither(p, c->s.period_ns, rng);
 		nanosleep(&tick, NULL);
 	}
 	return r < 0 ? r : 0;
@@ -199,14 +199,14 @@ static int start_probe(struct cli *c, struct probe *p, struct probe_cmd *cmd)
 
 	if (c->cmd && (r = probe_cmd_spawn(cmd, c->cmd)) < 0)
 		die(XP_RUNTIME, "cannot start '%s': %s", c->cmd[0], strerror(-r));
-	r = probe_start(p, &c->s);
+	r = probe_bpf_start(p, &c->s);
 	if (r == 0 && c->cmd)
-		r = probe_track(p, cmd->pid);
+		r = probe_bpf_track(p, cmd->pid);
 	if (r < 0) {
 		if (c->cmd)
 			probe_cmd_abort(cmd);
 		if (p->skel)
-			probe_stop(p);
+			probe_bpf_stop(p);
 		die(p->fail == FAIL_NOBPF ? XP_NOBPF : p->fail == FAIL_METHOD ?
 		    XP_METHOD : XP_RUNTIME, "%s", p->reason[0] ? p->reason :
 		    strerror(-r));
@@ -244,7 +244,7 @@ static int measure(struct cli *c, struct probe_cmd *cmd, struct probe *p)
 		if (r == -EPIPE && WIFSIGNALED(st))
 			return probe_cmd_exit_code(st);
 		warnmsg("cannot run '%s': %s", c->cmd[0], strerror(-r));
-		probe_stop(p);
+		probe_bpf_stop(p);
 		exit(r == -ENOENT ? 127 : 126);
 	}
 	if (wait_command(c, cmd, p, &rng, &st) < 0)
@@ -254,7 +254,7 @@ static int measure(struct cli *c, struct probe_cmd *cmd, struct probe *p)
 
 static int finish(struct cli *c, struct probe *p, struct probe_result *res)
 {
-	int r = probe_read(p, &res->c, &res->cost);
+	int r = probe_bpf_read(p, &res->c, &res->cost);
 
 	res->method = p->used;
 	res->reason = p->reason;
@@ -295,7 +295,7 @@ int main(int argc, char **argv)
 	res.seconds = mono_s() - t0;
 	if (finish(&c, &p, &res) < 0)
 		code = XP_RUNTIME;
-	probe_stop(&p);
+	probe_bpf_stop(&p);
 	if (fflush(stdout) != 0 && code <= 0)
 		code = XP_RUNTIME;
 	return code < 0 ? 0 : code;

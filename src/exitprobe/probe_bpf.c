@@ -242,7 +242,7 @@ static int start_sample(struct probe *p, const struct probe_setup *s,
 	return 0;
 }
 
-int probe_start(struct probe *p, const struct probe_setup *s)
+int probe_bpf_start(struct probe *p, const struct probe_setup *s)
 {
 	int64_t delta;
 	int r;
@@ -271,7 +271,7 @@ done:
 	return r;
 }
 
-int probe_track(struct probe *p, pid_t tgid)
+int probe_bpf_track(struct probe *p, pid_t tgid)
 {
 	__u32 key = (__u32)tgid;
 	__u8 one = 1;
@@ -288,7 +288,7 @@ static __u64 xorshift(__u64 *s)
 	return *s;
 }
 
-void probe_dither(const struct probe *p, __u64 period_ns, __u64 *rng)
+void probe_bpf_dither(const struct probe *p, __u64 period_ns, __u64 *rng)
 {
 	for (int i = 0; i < p->nev; i++) {
 		__u64 v = period_ns * 3 / 4 + xorshift(rng) % (period_ns / 2 + 1);
@@ -322,7 +322,7 @@ static void add_cost(struct probe_cost *cost, struct bpf_program *prog)
 	cost->run_ns += info.run_time_ns;
 }
 
-int probe_read(const struct probe *p, struct probe_counters *sum,
+int probe_bpf_read(const struct probe *p, struct probe_counters *sum,
 	       struct probe_cost *cost)
 {
 	struct probe_counters *v = calloc((size_t)p->ncpu, sizeof(*v));
@@ -349,7 +349,7 @@ int probe_read(const struct probe *p, struct probe_counters *sum,
 	return r;
 }
 
-void probe_stop(struct probe *p)
+void probe_bpf_stop(struct probe *p)
 {
 	for (int i = 0; i < p->nev; i++) {
 		bpf_link__destroy(p->ev_link[i]);

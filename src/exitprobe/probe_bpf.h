@@ -53,15 +53,15 @@ struct probe_cost {
 };
 
 /* Load and attach; on failure p->fail and p->reason say why (-errno). */
-int probe_start(struct probe *p, const struct probe_setup *s);
+int probe_bpf_start(struct probe *p, const struct probe_setup *s);
 /* Put a thread group in scope (before it starts). */
-int probe_track(struct probe *p, pid_t tgid);
+int probe_bpf_track(struct probe *p, pid_t tgid);
 /* sample: give every sampler a new period, uniform within +-25% of
  * period_ns, so that the sampler cannot stay in step with a workload
  * paced at a related rate.  *rng is the caller's xorshift state. */
-void probe_dither(const struct probe *p, __u64 period_ns, __u64 *rng);
-int probe_read(const struct probe *p, struct probe_counters *sum,
+void probe_bpf_dither(const struct probe *p, __u64 period_ns, __u64 *rng);
+int probe_bpf_read(const struct probe *p, struct probe_counters *sum,
 	       struct probe_cost *cost);
-void probe_stop(struct probe *p);
+void probe_bpf_stop(struct probe *p);
 
 #endif

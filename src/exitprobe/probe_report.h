@@ -10,7 +10,7 @@
 #include "probe_abi.h"
 #include "probe_bpf.h"
 #include "kvfile.h"
-#include "probe_estimate.h"
+#include "probe_est.h"
 
 struct probe_result {
 	enum probe_method method;

@@ -1,5 +1,5 @@
 /* Batched and per-record receive loops and the socket's loss counters. */
-#include "receive.h"
+#include "receiver.h"
 
 #include <errno.h>
 #include <linux/sock_diag.h>

@@ -24,7 +24,7 @@
 #define FILE_HDR 24	/* pcap file header */
 #define REC_HDR 16	/* pcap record header */
 
-static char dir[] = "/tmp/test_capture_stage.XXXXXX";
+static char dir[] = "/tmp/test_capture.XXXXXX";
 static char path[300];
 static const struct timespec ts = { 1700000000, 123456789 };
 

@@ -1,4 +1,4 @@
-#include "probe_estimate.h"
+#include "probe_est.h"
 
 #include <errno.h>
 #include <math.h>

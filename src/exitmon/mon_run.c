@@ -2,7 +2,7 @@
  * done by the shards' threads; this thread owns signals, timers and
  * reports.  Start-up and its failures are in mon_start.c, --replay in
  * mon_replay.c. */
-#include "monitor.h"
+#include "mon_run.h"
 #include "clock.h"
 
 #include <stdlib.h>
@@ -13,6 +13,9 @@
 #include "capture.h"
 #include "log.h"
 #include "metrics.h"
+#include "mon_signal.h"
+#include "mon_sinks.h"
+#include "mon_start.h"
 #include "mon_state.h"
 #include "notify.h"
 #include "pidfile.h"
@@ -20,47 +23,9 @@
 #include "safeopen.h"
 #include "shard.h"
 
-/* Signal flags, set by the handler, consumed by the loop. */
-volatile sig_atomic_t mon_stop;
-static volatile sig_atomic_t mon_reopen, mon_print_stats;
-
 #define TICK_MS 50
-
-static void on_signal(int sig)
-{
-	if (sig == SIGHUP)
-		mon_reopen = 1;
-	else if (sig == SIGUSR1)
-		mon_print_stats = 1;
-	else
-		mon_stop = 1;
-}
-
-void mon_install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;	/* no SA_RESTART: waits end early */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGUSR1, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);	/* a gone reader is a counted error */
-}
-
-/* The collector's wiring, for live shards and replay alike. */
-void mon_collector_wiring(struct mon *m, bool live,
-			  struct collector_setup *w)
-{
-	w->filter = &m->cfg->filter;
-	w->out = &m->out;
-	w->cap = m->cap;
-	w->limit = m->cfg->count;
-	w->taken = &m->taken;
-	w->self_tgid = live ? getpid() : 0;
-}
+/* Metrics are refreshed every --stats interval, or this often. */
+#define DEFAULT_METRICS_S 10.0
 
 /* Refresh m->total from what the shards published and the output. */
 static const struct mon_counters *gather(struct mon *m)
@@ -156,27 +121,27 @@ static void tick(struct mon *m, double now)
 	watch_output(m);
 	watch_capture(m);
 
-	if (mon_reopen) {
+	if (mon_signal_reopen) {
 		uint64_t lost;
 
-		mon_reopen = 0;
+		mon_signal_reopen = 0;
 		if ((r = output_reopen(&m->out, &lost)) < 0)
 			warnmsg("cannot reopen %s: %s; still writing to the file "
 				"opened before", cfg->output, output_strerror(-r));
 		if (lost)
 			warn_deleted(m, lost);
 	}
-	if (mon_print_stats || (cfg->stats_s > 0 && now - m->last_stats >= cfg->stats_s)) {
-		mon_print_stats = 0;
+	if (mon_signal_stats || (cfg->stats_s > 0 && now - m->last_stats >= cfg->stats_s)) {
+		mon_signal_stats = 0;
 		print_stats(m, now);
 	}
 	if (cfg->metrics && now - m->last_metrics >=
 	    (cfg->stats_s > 0 ? cfg->stats_s : DEFAULT_METRICS_S))
 		write_metrics(m, now);
 	if (cfg->duration_s > 0 && now - m->t0 >= cfg->duration_s)
-		mon_stop = 1;
+		mon_signal_stop = 1;
 	if (cfg->count && atomic_load(&m->taken) >= cfg->count)
-		mon_stop = 1;
+		mon_signal_stop = 1;
 }
 
 static void main_loop(struct mon *m)
@@ -186,7 +151,7 @@ static void main_loop(struct mon *m)
 
 	if (m->cfg->metrics)
 		write_metrics(m, mono_s());
-	while (!mon_stop) {
+	while (!mon_signal_stop) {
 		nanosleep(&t, NULL);	/* a signal ends it early */
 		tick(m, mono_s());
 	}
@@ -276,7 +241,7 @@ int mon_run(const struct mon_config *cfg)
 	} else {
 		if (m.out_open)
 			output_discard(&m.out);	/* no header without records */
-		mon_remove_created(&m);
+		mon_sinks_remove_created(&m);
 	}
 	cleanup(&m);
 	return status;

@@ -14,8 +14,8 @@
  * safe side.
  *
  * fentry method: n exact times; mean +- t95(n-1) * sd / sqrt(n). */
-#ifndef EXITPROBE_PROBE_ESTIMATE_H
-#define EXITPROBE_PROBE_ESTIMATE_H
+#ifndef EXITPROBE_PROBE_EST_H
+#define EXITPROBE_PROBE_EST_H
 
 #include <stddef.h>
 #include <linux/types.h>

@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "receive.h"
+#include "receiver.h"
 
 struct seen {
 	int n;

@@ -20,7 +20,7 @@
 
 #include "safeopen.h"
 
-static char dir[] = "/tmp/test_safeopen_create.XXXXXX";
+static char dir[] = "/tmp/test_safeopen.XXXXXX";
 
 static int entries(const char *d)
 {

@@ -1,7 +1,7 @@
 /* The collector's pipeline: raw datagram -> capture -> parse -> filter ->
  * output, with every record and every loss counted. */
-#ifndef EXITMON_COLLECT_H
-#define EXITMON_COLLECT_H
+#ifndef EXITMON_COLLECTOR_H
+#define EXITMON_COLLECTOR_H
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -14,7 +14,7 @@
 #include "mon_counters.h"
 #include "output.h"
 
-/* What a collector is wired to: built once (monitor.c) for live shards
+/* What a collector is wired to: built once (mon_state.c) for live shards
  * and replay alike. */
 struct collector_setup {
 	const struct filter *filter;

@@ -1,8 +1,8 @@
 /* Receiving from the listener socket: batched non-blocking drains with
  * recvmmsg (the default), or one blocking receive per record (--wakeup, the
  * getdelays/exit_recv way), and the socket's own loss accounting. */
-#ifndef EXITMON_RECEIVE_H
-#define EXITMON_RECEIVE_H
+#ifndef EXITMON_RECEIVER_H
+#define EXITMON_RECEIVER_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* Unit tests of exitprobe's estimator (src/exitprobe/probe_estimate.c):
+/* Unit tests of exitprobe's estimator (src/exitprobe/probe_est.c):
  * the Poisson interval against published exact (Garwood) limits, the
  * sampled and the timed estimates, and the fentry histogram. */
 #include <errno.h>
@@ -13,7 +13,7 @@
 #include <linux/types.h>
 
 #include "probe_abi.h"
-#include "probe_estimate.h"
+#include "probe_est.h"
 
 #define near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
 #define rel_near(a, b, r) assert_true(fabs((a) - (b)) <= (r) * fabs(b))

@@ -1,5 +1,5 @@
 /* Raw datagrams in, counted records out. */
-#include "collect.h"
+#include "collector.h"
 
 #include <errno.h>
 #include <stdlib.h>
