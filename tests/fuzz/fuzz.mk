@@ -1,6 +1,6 @@
-# Fuzzing and sanitizer builds.  Included from the main Makefile
-# (`include tests/fuzz/fuzz.mk`); until then run it as
-#   make -f Makefile -f tests/fuzz/fuzz.mk fuzz-smoke sanitize
+# Fuzzing and sanitizer builds.  Included from the main Makefile (its
+# test fragments, before tests/tiers.mk: check-build names SANITIZE_BINS
+# and FUZZ_SMOKE_BINS, defined here).
 #
 #   fuzz        libFuzzer + ASan + UBSan on the parser and the formats for
 #               FUZZ_SECONDS (60); new inputs go to tests/fuzz/corpus-work/,
@@ -22,8 +22,8 @@
 #   fuzz-seeds  regenerate tests/fuzz/corpus/ from tests/fuzz/mkseeds.c
 #   bench-format  ns per record for parsing and formatting (tests/bench/)
 #
-# Uses LIB_SRCS, UNIT_SRCS, ALL_CFLAGS, LIBS, CMOCKA_LIBS and Q from the
-# main Makefile.
+# Uses LIB_SRCS, UNIT_SRCS, TEST_INC, ALL_CFLAGS, LIBS, CMOCKA_LIBS and Q
+# from the main Makefile.
 
 FUZZ_CC            ?= clang
 FUZZ_SECONDS       ?= 60
