@@ -72,7 +72,8 @@ MAIN_SRCS   := $(foreach p,$(PROGRAMS),$($(p)_DIR)/$(p)_main.c)
 # Everything but the mains: what the unit tests and sanitizer builds link.
 LIB_SRCS    := $(COMMON_SRCS) $(filter-out $(MAIN_SRCS),\
                $(foreach d,$(PROG_DIRS),$(wildcard $(d)/*.c)))
-TEST_INC    := $(addprefix -I,$(PROG_DIRS))
+# The headers a test source sees: the library's and every program's.
+TEST_INC    := -Isrc/common $(addprefix -I,$(PROG_DIRS))
 UNIT_SRCS   := $(wildcard tests/unit/test_*.c)
 UNIT_BINS   := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 MANPAGES    := man/exitmon.8 man/exitprobe.8 man/exitgen.1 man/exitsweep.1 \
