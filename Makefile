@@ -1,5 +1,13 @@
 # exitmon -- taskstats exit-accounting monitor.  Plain make + pkg-config.
 # `make V=1` shows the commands; `make install DESTDIR=... PREFIX=...`.
+#
+# Top to bottom: configuration, the build, install and the package (and
+# deps, clean), the README's two commands (make demo, make test), then the
+# test fragments: tests/tiers.mk holds every test tier (its first lines
+# map them), tests/fuzz/fuzz.mk the fuzz and sanitizer builds,
+# tests/bench/bench.mk the bench and soak commands.
+
+# ---- Configuration ---------------------------------------------------------
 
 VERSION     := 0.1.0
 PREFIX      ?= /usr/local
@@ -43,6 +51,9 @@ Q :=
 else
 Q := @
 endif
+# Builds run this many jobs side by side (make test's build, the fuzz
+# smoke beside the package); the tests themselves run one at a time.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 # A folder per program over one shared library (src/common, headers in
 # include/).  A program's private headers sit beside its sources; a folder
@@ -61,15 +72,16 @@ MAIN_SRCS   := $(foreach p,$(PROGRAMS),$($(p)_DIR)/$(p)_main.c)
 # Everything but the mains: what the unit tests and sanitizer builds link.
 LIB_SRCS    := $(COMMON_SRCS) $(filter-out $(MAIN_SRCS),\
                $(foreach d,$(PROG_DIRS),$(wildcard $(d)/*.c)))
+# The headers a test source sees: the library's and every program's.
 TEST_INC    := -Isrc/common $(addprefix -I,$(PROG_DIRS))
 UNIT_SRCS   := $(wildcard tests/unit/test_*.c)
 UNIT_BINS   := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
-# Kept (not deleted as intermediate): check-build makes them, check reuses them.
-.SECONDARY: $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%.o)
 MANPAGES    := man/exitmon.8 man/exitprobe.8 man/exitgen.1 man/exitsweep.1 \
                man/exitstat.1
 
-.PHONY: all check check-build check-side deb-early unit e2e lint-man install clean bench bench-peers bench-exitstat soak fuzz deps demo test test-busy test-kernels test-systemd deb
+# ---- Build -----------------------------------------------------------------
+
+.PHONY: all install deb deps demo test clean
 all: $(PROGRAMS)
 
 # -I of the source's own folder: a program's private headers.
@@ -77,11 +89,6 @@ $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -I$(dir $<) -MMD -MP -c $< -o $@
-
-$(B)/tests/unit/%.o: tests/unit/%.c
-	@mkdir -p $(dir $@)
-	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(ALL_CFLAGS) $(TEST_INC) -MMD -MP -c $< -o $@
 
 $(B)/libcommon.a: $(COMMON_OBJS)
 	@$(if $(Q),echo "  AR      $@")
@@ -99,96 +106,28 @@ $(1): $(B)/$$($(1)_DIR)/$(1)_main.o $(B)/lib$(1).a $(B)/libcommon.a
 endef
 $(foreach p,$(PROGRAMS),$(eval $(call program,$(p))))
 
+# The unit tests (tests/unit/test_*.c, cmocka): each linked with every
+# program's library and the common one.
+$(B)/tests/unit/%.o: tests/unit/%.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) $(TEST_INC) -MMD -MP -c $< -o $@
+
 PROG_LIBS   := $(foreach p,$(PROGRAMS),$(B)/lib$(p).a)
 $(B)/tests/%: $(B)/tests/unit/%.o $(PROG_LIBS) $(B)/libcommon.a
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LIBS)
+# Kept (not deleted as intermediate): check-build makes them, check reuses them.
+.SECONDARY: $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%.o)
 
-# Every tier: unit tests (no privileges), man page lint, end-to-end tests
-# against the real kernel (they skip, exit 77, only where taskstats or
-# CAP_NET_ADMIN is truly absent).
-check: all unit sanitize check-side lint-man e2e
+# Per-folder extra rules (generated sources and the like).
+-include $(wildcard src/*/build.mk)
 
-# Side by side, where nothing measures time: the three fuzz smoke targets,
-# and the package (80-deb-package.t, then make test-systemd, install the
-# one built from the committed tree).  Building it here only saves time:
-# where it cannot be built, 80-deb-package.t builds it again and says why.
-check-side:
-	$(Q)$(MAKE) --no-print-directory -j$(JOBS) fuzz-smoke deb-early
-deb-early:
-	$(Q)if [ "$$(id -u)" = 0 ] && command -v dpkg-buildpackage >/dev/null; then \
-	  tools/mkdeb.sh $(VERSION) >/dev/null 2>&1 || \
-	  echo "make deb failed here: 80-deb-package.t will build it again and show why"; fi
+# What each object built so far includes (-MMD), so a header change
+# rebuilds it.
+-include $(shell find $(B) -name '*.d' 2>/dev/null)
 
-unit: $(UNIT_BINS)
-	$(Q)set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
-
-lint-man:
-	$(Q)out=$$(mandoc -Tlint -Wwarning $(wildcard $(MANPAGES)) 2>&1); \
-	  if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "man pages: lint clean"
-
-# tests/kernels/ holds the tier that boots other kernels (test-kernels)
-# and one test of its BTF checker that needs no guest, run here.
-KERNEL_TESTS := $(filter-out tests/kernels/20-btf-check-self.t,$(wildcard tests/kernels/*.t))
-e2e: all $(B)/bench/floor
-	$(Q)EXITMON_TOP=$(CURDIR) prove -v tests/e2e/ tests/kernels/20-btf-check-self.t
-
-# The e2e tests beside an exit-heavy load of other work (tools/busy-load.sh),
-# as on a machine building kernels: taskstats sends every exit on the
-# machine to every listener.  The unit tier needs no load.  Only the files
-# that count exits or records, or keep a schedule: the ones other exits and
-# a short CPU can break (the whole tier, BUSY_TESTS=tests/e2e/, would add
-# its 5 minutes and more again to CI for files that never meet an exit).
-BUSY_TESTS ?= $(addprefix tests/e2e/,10-exitmon-threads.t \
-	11-exitmon-processes.t 12-exitmon-loss.t 21-exitgen-rate.t \
-	24-exitgen-lifecycle.t 25-exitgen-shapes-exitmon.t \
-	27-exitgen-sync-work.t 31-hostile-comm-live.t 40-exitsweep.t \
-	42-exitsweep-examples.t 70-exitstat-workloads.t)
-test-busy: all $(B)/bench/floor
-	$(Q)EXITMON_TOP=$(CURDIR) tools/busy-load.sh prove -v $(BUSY_TESTS)
-
-# Inside Debian's kernels 6.1, 6.12, 6.19 and the newest 7.x, booted under
-# QEMU by tools/kernel-run (KERNELS="6.1 7" to choose); fetched once and
-# cached (tools/kernel-fetch, which locks its cache).  Never more than two
-# guests at once: the real-kernels suite boots two at a time by itself, and
-# the other files (one guest each) run side by side before it.  Nothing
-# there is timed, but guests under TCG die now and then as exitprobe
-# attaches (30-real-kernels.t retries), and a third guest on two CPUs
-# only makes each one slower.
-KERNEL_SUITE := tests/kernels/30-real-kernels.t
-test-kernels: deps
-	$(Q)tools/deps.sh kernels
-	$(Q)$(MAKE) --no-print-directory all
-	$(Q)EXITMON_TOP=$(CURDIR) prove -v -j2 $(filter-out $(KERNEL_SUITE),$(KERNEL_TESTS)); a=$$?; \
-	  EXITMON_TOP=$(CURDIR) prove -v $(filter $(KERNEL_SUITE),$(KERNEL_TESTS)); b=$$?; \
-	  [ $$a -eq 0 ] && [ $$b -eq 0 ]
-
-# The Debian package and its unit under a real systemd (PID 1 in a QEMU
-# guest of Debian's 6.1 with a bookworm root filesystem; as root: the root
-# filesystem is made once with debootstrap and cached).
-test-systemd: deps
-	$(Q)tools/deps.sh systemd
-	$(Q)$(MAKE) --no-print-directory all deb
-	$(Q)EXITMON_TOP=$(CURDIR) prove -v tests/systemd/
-
-bench: all $(B)/bench/floor
-	$(Q)tools/bench.sh
-
-# The floor listener bench.sh measures exitmon against (not installed).
-$(B)/bench/floor: tests/bench/floor.c
-	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBS)
-# The peers part of make bench alone: exitmon among the kernel's own
-# sample listeners (getdelays, procacct), built from a kernel source if
-# one is at hand (tools/bench-peers.sh), skipped if not.
-bench-peers: all $(B)/bench/floor
-	$(Q)BENCH_PARTS=peers tools/bench.sh
-# exitstat's reading speed against awk on a 10-million-record CSV.
-bench-exitstat: exitstat
-	$(Q)tools/bench-exitstat.sh
-
-soak: all
-	$(Q)tools/soak.sh
+# ---- Install, package, dependencies, clean ---------------------------------
 
 install: all
 	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) \
@@ -208,30 +147,35 @@ install: all
 deb:
 	$(Q)tools/mkdeb.sh $(VERSION)
 
+# What building, testing and plotting need (Debian packages; as root it
+# installs them, otherwise says what to run).  test-kernels and
+# test-systemd ask for their own on top (tools/deps.sh kernels, systemd).
 deps:
 	$(Q)tools/deps.sh
-
-# The README's two commands.  Each installs what is missing first, then
-# re-reads this Makefile so pkg-config sees the new libraries.
-demo: deps
-	$(Q)$(MAKE) --no-print-directory all
-	$(Q)tools/demo.sh
-
-# Everything the tiers run is built first, in parallel (the tests then
-# run one at a time: taskstats is machine-wide).
-JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-test: deps
-	$(Q)$(MAKE) --no-print-directory -j$(JOBS) check-build
-	$(Q)$(MAKE) --no-print-directory check
 
 clean:
 	rm -rf $(B) $(PROGRAMS)
 
-# Per-folder extra rules (generated sources and the like).
--include $(wildcard src/*/build.mk)
+# ---- The README's two commands ---------------------------------------------
+# Each installs what is missing first, then re-reads this Makefile so
+# pkg-config sees the new libraries.
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)tools/demo.sh
+
+# Every tier (tests/tiers.mk): everything they run is built first, in
+# parallel, then the tests run one at a time (taskstats is machine-wide).
+test: deps
+	$(Q)$(MAKE) --no-print-directory -j$(JOBS) check-build
+	$(Q)$(MAKE) --no-print-directory check
+
+# ---- Test fragments --------------------------------------------------------
+# In this order: fuzz.mk defines SANITIZE_BINS and FUZZ_SMOKE_BINS, which
+# tiers.mk names as prerequisites (read as each rule is read).  All three
+# use the configuration above (ALL_CFLAGS, LIBS, LIB_SRCS, UNIT_SRCS,
+# UNIT_BINS, TEST_INC, CMOCKA_LIBS, JOBS, Q).
 
 include tests/fuzz/fuzz.mk
-
-check-build: all $(UNIT_BINS) $(B)/bench/floor $(SANITIZE_BINS) $(FUZZ_SMOKE_BINS)
-
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+include tests/bench/bench.mk
+include tests/tiers.mk

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: busy
 # A process that runs N threads and exits yields exactly N+1 pid records
 # with its tgid and exactly one tgid record.
 . "$(dirname "$0")/lib.sh"

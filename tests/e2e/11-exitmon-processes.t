@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: busy
 # N single-threaded processes yield N pid records and no tgid record; the
 # records carry the right identity and exit status.
 . "$(dirname "$0")/lib.sh"

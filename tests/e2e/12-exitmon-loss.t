@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: busy
 # With the collector stopped (SIGSTOP) and a small receive buffer, a burst
 # of exits overflows the queue: every message sent to the collector is
 # either received or counted as dropped, and the loss is reported.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: busy
 # Open-loop pacing: a run keeps its promise, which is one of two: the
 # target rate within 1% with the exact number of exits, or, when the
 # machine cannot keep up (a busy machine may not, even at 500/s), a

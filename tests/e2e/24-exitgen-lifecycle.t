@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: busy
 # The classic lifecycle tests and the other modes: background children,
 # the shared mapping, cohorts, batches, kill and reap, work that writes.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: busy
 # Every exitgen shape yields exactly the pid and tgid records it should,
 # as seen by a real exitmon filtering on the run's tag.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: busy
 # --work sync: tasks wait for their writes to reach the disk, so with delay
 # accounting on their exit records carry block I/O waits; plain write: does
 # not wait.  The sysctl is put back whatever happens.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: busy
 # Real tasks with hostile names, through the real kernel and the collector:
 # standard CSV and JSON readers get the exact bytes back, and the text
 # format shows them escaped on one line.

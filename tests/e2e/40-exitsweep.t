@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: busy
 # exitsweep end to end: a real tiny sweep against the kernel with exitmon
 # and exitgen, its tables, progress, CSV and JSON read back with Python's
 # own readers (the overhead formula recomputed from the runs), the SVG, the

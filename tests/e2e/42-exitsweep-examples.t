@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: busy
 # Every command in the EXAMPLES of exitsweep(1) runs, in a quick form: the
 # test appends options that shrink it (fewer runs, fewer exits, smaller
 # loads; later options win), runs it in a scratch directory, and checks

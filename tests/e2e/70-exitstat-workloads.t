@@ -1,4 +1,5 @@
 #!/bin/bash
+# tier: busy
 # exitstat against a real collection: two tagged exitgen workloads with known
 # counts and work, collected by exitmon as CSV and as a pcap capture (and
 # the capture replayed to JSON lines).  The summary's counts, CPU and I/O

@@ -1,6 +1,6 @@
-# Fuzzing and sanitizer builds.  Included from the main Makefile
-# (`include tests/fuzz/fuzz.mk`); until then run it as
-#   make -f Makefile -f tests/fuzz/fuzz.mk fuzz-smoke sanitize
+# Fuzzing and sanitizer builds.  Included from the main Makefile (its
+# test fragments, before tests/tiers.mk: check-build names SANITIZE_BINS
+# and FUZZ_SMOKE_BINS, defined here).
 #
 #   fuzz        libFuzzer + ASan + UBSan on the parser and the formats for
 #               FUZZ_SECONDS (60); new inputs go to tests/fuzz/corpus-work/,
@@ -22,13 +22,16 @@
 #   fuzz-seeds  regenerate tests/fuzz/corpus/ from tests/fuzz/mkseeds.c
 #   bench-format  ns per record for parsing and formatting (tests/bench/)
 #
-# Uses LIB_SRCS, UNIT_SRCS, ALL_CFLAGS, LIBS, CMOCKA_LIBS and Q from the
-# main Makefile.
+# Uses LIB_SRCS, UNIT_SRCS, TEST_INC, ALL_CFLAGS, LIBS, CMOCKA_LIBS and Q
+# from the main Makefile.
 
 FUZZ_CC            ?= clang
 FUZZ_SECONDS       ?= 60
 FUZZ_SMOKE_SECONDS ?= 30
 SAN_B              := build-san
+# The library's headers, for the test sources compiled here (the sanitizer
+# build's objects take TEST_INC, which has them too).
+FUZZ_INC           := -Isrc/common
 # Without pointer-overflow: on the writers generated from the column table
 # (format_csv.c, format_json.c, format_text.c: a few hundred pointer steps
 # per instantiation) it takes clang
@@ -104,35 +107,35 @@ $(FORMAT_FUZZ_OBJ): $(SAN_B)/fz/%.o: %.c
 -include $(FORMAT_FUZZ_OBJ:.o=.d)
 
 $(SAN_B)/fuzz/fuzz_record: tests/fuzz/fuzz_record.c $(FUZZ_LIB_NOFMT) $(FORMAT_FUZZ_OBJ) \
-		include/record.h include/format.h include/tsabi.h
+		include/record.h include/format.h src/common/tsabi.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZ-LD $@")
-	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -o $@ \
+	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_INC) $(FUZZ_FLAGS) -o $@ \
 	  tests/fuzz/fuzz_record.c $(FUZZ_LIB_NOFMT) $(FORMAT_FUZZ_OBJ) $(FUZZ_LIBS)
 
 $(SAN_B)/fuzz/replay: tests/fuzz/replay.c tests/fuzz/fuzz_record.c \
 		$(FUZZ_LIB_NOFMT) $(FORMAT_SAN_OBJ) include/record.h include/format.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD-SAN  $@")
-	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ tests/fuzz/replay.c \
+	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_INC) $(SAN_FLAGS) -o $@ tests/fuzz/replay.c \
 	  tests/fuzz/fuzz_record.c $(FUZZ_LIB_NOFMT) $(FORMAT_SAN_OBJ) $(FUZZ_LIBS)
 
 RECREAD_FUZZ_HDRS  := include/recread.h src/common/recread_cols.h \
-                      include/format.h include/columns.h \
+                      include/format.h src/common/columns.h \
                       include/linein.h include/capture.h src/exitstat/stat_input.h
 
 $(SAN_B)/fuzz/fuzz_recread: tests/fuzz/fuzz_recread.c $(RECREAD_FUZZ_NOFMT) $(FORMAT_FUZZ_OBJ) \
 		$(RECREAD_FUZZ_HDRS)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZ-LD $@")
-	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(RECREAD_FUZZ_FLAGS) $(FUZZ_FLAGS) -o $@ \
+	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_INC) $(RECREAD_FUZZ_FLAGS) $(FUZZ_FLAGS) -o $@ \
 	  tests/fuzz/fuzz_recread.c $(RECREAD_FUZZ_NOFMT) $(FORMAT_FUZZ_OBJ) $(RECREAD_FUZZ_LIBS)
 
 $(SAN_B)/fuzz/replay_recread: tests/fuzz/replay.c tests/fuzz/fuzz_recread.c \
 		$(RECREAD_FUZZ_NOFMT) $(FORMAT_SAN_OBJ) $(RECREAD_FUZZ_HDRS)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD-SAN  $@")
-	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(RECREAD_FUZZ_FLAGS) $(SAN_FLAGS) -o $@ tests/fuzz/replay.c \
+	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_INC) $(RECREAD_FUZZ_FLAGS) $(SAN_FLAGS) -o $@ tests/fuzz/replay.c \
 	  tests/fuzz/fuzz_recread.c $(RECREAD_FUZZ_NOFMT) $(FORMAT_SAN_OBJ) $(RECREAD_FUZZ_LIBS)
 
 # The walk's differential target: the parser and libnl, nothing else.
@@ -140,17 +143,17 @@ WALK_FUZZ_SRCS     := src/common/record.c src/common/tsnl.c
 WALK_SMOKE_SECONDS ?= 10
 
 $(SAN_B)/fuzz/fuzz_walk: tests/fuzz/fuzz_walk.c $(WALK_FUZZ_SRCS) \
-		include/record.h include/tsabi.h include/tsnl.h
+		include/record.h src/common/tsabi.h include/tsnl.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  FUZZ-LD $@")
-	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_FLAGS) -o $@ \
+	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_INC) $(FUZZ_FLAGS) -o $@ \
 	  tests/fuzz/fuzz_walk.c $(WALK_FUZZ_SRCS) $(FUZZ_LIBS)
 
 $(SAN_B)/fuzz/replay_walk: tests/fuzz/replay.c tests/fuzz/fuzz_walk.c \
-		$(WALK_FUZZ_SRCS) include/record.h include/tsabi.h include/tsnl.h
+		$(WALK_FUZZ_SRCS) include/record.h src/common/tsabi.h include/tsnl.h
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD-SAN  $@")
-	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(SAN_FLAGS) -o $@ tests/fuzz/replay.c \
+	$(Q)$(FUZZ_CC) $(ALL_CFLAGS) $(FUZZ_INC) $(SAN_FLAGS) -o $@ tests/fuzz/replay.c \
 	  tests/fuzz/fuzz_walk.c $(WALK_FUZZ_SRCS) $(FUZZ_LIBS)
 
 fuzz-walk: $(SAN_B)/fuzz/fuzz_walk
@@ -214,7 +217,7 @@ sanitize: $(SANITIZE_BINS)
 
 $(SAN_B)/fuzz/mkseeds: tests/fuzz/mkseeds.c tests/unit/tsbuild.h include/record.h
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(FUZZ_INC) -o $@ $<
 
 fuzz-seeds: $(SAN_B)/fuzz/mkseeds
 	$(Q)$< tests/fuzz/corpus
@@ -225,7 +228,7 @@ fuzz-seeds-recread:
 $(SAN_B)/bench/bench_format: tests/bench/bench_format.c $(FUZZ_LIB_SRCS) \
 		tests/unit/tsbuild.h include/record.h include/format.h
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(ALL_CFLAGS) -o $@ tests/bench/bench_format.c $(FUZZ_LIB_SRCS) \
+	$(Q)$(CC) $(ALL_CFLAGS) $(FUZZ_INC) -o $@ tests/bench/bench_format.c $(FUZZ_LIB_SRCS) \
 	  $(FUZZ_LIBS)
 
 bench-format: $(SAN_B)/bench/bench_format

@@ -1,7 +1,7 @@
 /* Write the seed corpus for fuzz_record: a few well-formed exit messages of
  * the shapes kernels send, plus the edge cases the parser must reject.
  * Usage: mkseeds DIR.  The files are committed under tests/fuzz/corpus/;
- * rerun `make -f Makefile -f tests/fuzz/fuzz.mk fuzz-seeds` to regenerate. */
+ * rerun `make fuzz-seeds` to regenerate. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
