@@ -6,8 +6,16 @@
  * SIGINT, SIGTERM, SIGHUP, SIGUSR1, ...) and our own SIGUSR2 ("all
  * spawners are done") with sigwaitinfo, so no handler ever runs on a task's
  * borrowed stack, and no signal left pending ends us without a report. */
-#include "spawn_internal.h"
+#include "spawn.h"
+#include "clock.h"
+#include "pace.h"
 #include "safeopen.h"
+#include "spawn_bg.h"
+#include "spawn_cohort.h"
+#include "spawn_ctx.h"
+#include "spawn_task.h"
+#include "spawn_tls.h"
+#include "spawn_worker.h"
 #include "stopsig.h"
 
 #include <errno.h>
@@ -20,7 +28,6 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
 
 #define ZERO_BYTES (64u * 1024)
 
@@ -37,37 +44,7 @@ const char *spawn_stop_name(enum spawn_stop s)
 	return names[s];
 }
 
-/* ---- the context --------------------------------------------------------- */
-
-void spawn_ctx_stop(struct spawn_ctx *ctx, enum spawn_stop why, int err,
-		    const char *what)
-{
-	int none = 0;
-
-	if (atomic_compare_exchange_strong(&ctx->stop, &none, (int)why + 1)) {
-		pthread_mutex_lock(&ctx->lock);
-		ctx->error = err;
-		ctx->error_what = what;
-		pthread_mutex_unlock(&ctx->lock);
-	}
-}
-
-void spawn_ctx_leave_line(struct spawn_ctx *ctx, unsigned n)
-{
-	if (n && atomic_fetch_sub(&ctx->line_left, n) == n) {
-		spawn_ctx_start_clock(ctx);
-		atomic_store(&ctx->line_go, 1);
-		task_futex_wake_all(&ctx->line_go);
-	}
-}
-
-void spawn_ctx_start_clock(struct spawn_ctx *ctx)
-{
-	getrusage(RUSAGE_SELF, &ctx->self0);
-	getrusage(RUSAGE_CHILDREN, &ctx->children0);
-	ctx->start_ns = mono_ns();
-	pace_start(&ctx->pace, ctx->start_ns);
-}
+/* ---- the plan ------------------------------------------------------------ */
 
 static enum task_mode task_mode_of(const struct spawn_config *cfg)
 {
@@ -116,42 +93,35 @@ static void plan_fini(struct task_plan *pl)
 
 /* ---- workers ------------------------------------------------------------- */
 
-static unsigned slots_needed(const struct spawn_config *cfg)
+/* Tell the main thread when the last spawner is done. */
+static void spawner_done(struct worker *w)
 {
-	if (cfg->cohort)
-		return cfg->cohort + 1;	/* + the start line */
-	if (cfg->batch)
-		return cfg->batch;
-	return LAZY_DEPTH;
+	struct spawn_ctx *ctx = w->ctx;
+
+	if (atomic_fetch_add(&ctx->done, 1) + 1 == ctx->cfg->workers)
+		pthread_kill(ctx->main_thread, SIGUSR2);
 }
 
-static int worker_init(struct worker *w, struct spawn_ctx *ctx, unsigned id)
+/* A spawner thread: the loop of the run's kind (spawn_worker.c, or
+ * spawn_cohort.c for a cohort), then say it is done. */
+static void *spawner_main(void *arg)
 {
-	unsigned n = slots_needed(ctx->cfg);
-	int r;
+	struct worker *w = arg;
+	const struct spawn_config *cfg = w->ctx->cfg;
 
-	w->ctx = ctx;
-	w->id = id;
-	hist_init(&w->late);
-	hist_init(&w->reap);
-	r = shape_slots_init(&w->slots, n, ctx->cfg->shape, &ctx->plan);
-	if (r < 0)
-		return r;
-	w->free_slots = calloc(n, sizeof(*w->free_slots));
-	w->busy = calloc(n, sizeof(*w->busy));
-	if (!w->free_slots || !w->busy)
-		return -ENOMEM;
-	for (unsigned i = 0; i < n; i++)
-		w->free_slots[w->nfree++] = n - 1 - i;
-	return 0;
-}
-
-static void worker_fini(struct worker *w)
-{
-	shape_slots_fini(&w->slots);
-	free(w->free_slots);
-	free(w->busy);
-	free(w->finish);
+	prctl(PR_SET_NAME, "exitgen-spawn", 0, 0, 0);
+	if (cfg->baseline) {
+		spawn_worker_baseline(w);
+	} else {
+		/* The default 50 us timer slack would show up as lateness. */
+		prctl(PR_SET_TIMERSLACK, 1, 0, 0, 0);
+		if (cfg->cohort)
+			spawn_cohort_run(w);
+		else
+			spawn_worker_run(w);
+	}
+	spawner_done(w);
+	return NULL;
 }
 
 /* Our own "a spawner is done" SIGUSR2, not one sent from outside (glibc
@@ -276,14 +246,14 @@ static long children_left(void)
 static int run_workers(struct spawn_ctx *ctx, struct worker *ws)
 {
 	const struct spawn_config *cfg = ctx->cfg;
-	void *(*fn)(void *) = cfg->baseline ? worker_baseline : worker_main;
 	unsigned started = 0;
 	int r = 0;
 
 	if (!cfg->batch && !cfg->cohort)
 		spawn_ctx_start_clock(ctx);
 	for (; started < cfg->workers; started++) {
-		r = -pthread_create(&ws[started].thread, NULL, fn, &ws[started]);
+		r = -pthread_create(&ws[started].thread, NULL, spawner_main,
+				    &ws[started]);
 		if (r < 0)
 			break;
 	}
@@ -341,15 +311,15 @@ static int setup_run(struct setup *s, const struct spawn_config *cfg,
 	if (r < 0)
 		return setup_fail(res, "opening the --work write file", r);
 	if (cfg->mmap_bytes) {
-		r = bg_map_touch(cfg->mmap_bytes, cfg->mmap_path, &s->map);
+		r = spawn_bg_map_touch(cfg->mmap_bytes, cfg->mmap_path, &s->map);
 		if (r < 0)
 			return setup_fail(res, "mapping the --mmap file", r);
 	}
-	r = bg_start(cfg->background, &s->bg, &res->background);
+	r = spawn_bg_start(cfg->background, &s->bg, &res->background);
 	if (r < 0)
 		return setup_fail(res, "starting background children", r);
 	if (cfg->shape == SHAPE_PROCESS || cfg->shape == SHAPE_GROUP) {
-		r = tls_donor_start(&s->donor);
+		r = spawn_tls_donor_start(&s->donor);
 		if (r < 0)
 			return setup_fail(res, "starting the TLS donor", r);
 		s->ctx.plan.tls = (void *)atomic_load(&s->donor.tp);
@@ -358,7 +328,7 @@ static int setup_run(struct setup *s, const struct spawn_config *cfg,
 	if (!s->ws)
 		return setup_fail(res, "allocating workers", -ENOMEM);
 	for (unsigned i = 0; i < cfg->workers; i++) {
-		r = worker_init(&s->ws[i], &s->ctx, i);
+		r = spawn_worker_init(&s->ws[i], &s->ctx, i);
 		if (r < 0)
 			return setup_fail(res, "allocating task slots", r);
 	}
@@ -390,14 +360,14 @@ static void teardown(struct setup *s, const struct spawn_config *cfg,
 {
 	if (s->ws)
 		for (unsigned i = 0; i < cfg->workers; i++)
-			worker_fini(&s->ws[i]);
+			spawn_worker_fini(&s->ws[i]);
 	free(s->ws);
 	/* Every CLONE_VM child is reaped by now: the donor may go. */
-	tls_donor_stop(&s->donor);
+	spawn_tls_donor_stop(&s->donor);
 	if (s->bg)
-		res->kill_background = bg_stop(s->bg, res->background);
+		res->kill_background = spawn_bg_stop(s->bg, res->background);
 	free(s->bg);
-	bg_map_release(s->map, cfg->mmap_bytes);
+	spawn_bg_map_release(s->map, cfg->mmap_bytes);
 	plan_fini(&s->ctx.plan);
 	res->children_left = children_left();
 	pthread_mutex_destroy(&s->ctx.lock);

@@ -1,41 +1,15 @@
 /* exitgen's engine: create tasks of one shape that exit on a schedule,
  * reap them, and account for what happened.  main() parses options into a
- * spawn_config, calls spawn_run() and prints the spawn_result. */
+ * spawn_config (spawn_config.h), calls spawn_run() and prints the
+ * spawn_result. */
 #ifndef EXITGEN_SPAWN_H
 #define EXITGEN_SPAWN_H
 
-#include <stdbool.h>
 #include <stdint.h>
 #include <sys/resource.h>
 
 #include "hist.h"
-#include "workload.h"
-
-enum spawn_exit_by { EXIT_BY_EXIT, EXIT_BY_SIGNAL };
-
-enum spawn_stop {
-	STOP_COUNT, STOP_DURATION, STOP_SIGNAL, STOP_LIMIT, STOP_ERROR,
-};
-
-#define SPAWN_TAG_MAX 15	/* TASK_COMM_LEN - 1 */
-
-struct spawn_config {
-	enum spawn_shape shape;
-	unsigned group_threads;	/* K of group:K */
-	double rate;		/* exits per second; 0 = flat out */
-	uint64_t count;		/* UINT64_MAX: bounded by duration only */
-	double duration;	/* seconds; 0: bounded by count only */
-	unsigned workers;	/* spawner threads */
-	unsigned batch;		/* pre-create this many per worker; 0: off */
-	unsigned cohort;	/* start this many together; 0: off */
-	uint64_t background;	/* idle children kept alive for the run */
-	uint64_t mmap_bytes;	/* shared file mapping touched first; 0: off */
-	const char *mmap_path;	/* NULL: an unlinked temporary file */
-	struct spawn_work work;
-	char tag[SPAWN_TAG_MAX + 1];
-	enum spawn_exit_by exit_by;
-	bool baseline;		/* bare create-and-join loop, flat out */
-};
+#include "spawn_config.h"
 
 struct spawn_result {
 	uint64_t exits;		/* tasks reaped */

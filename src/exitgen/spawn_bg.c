@@ -1,7 +1,8 @@
 /* The classic lifecycle setting: idle background children that live for
  * the whole run, and a shared file mapping touched before any task is
  * made (fork must then deal with a large address space). */
-#include "spawn_internal.h"
+#include "spawn_bg.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,7 +26,7 @@ static _Noreturn void bg_child(pid_t parent)
 		pause();	/* every signal is blocked: only SIGKILL ends it */
 }
 
-int bg_start(uint64_t n, pid_t **pids, uint64_t *made)
+int spawn_bg_start(uint64_t n, pid_t **pids, uint64_t *made)
 {
 	pid_t parent = getpid();
 	int r = 0;
@@ -49,7 +50,7 @@ int bg_start(uint64_t n, pid_t **pids, uint64_t *made)
 }
 
 /* Kill them all, then reap them all: the time is the cost of both. */
-double bg_stop(pid_t *pids, uint64_t n)
+double spawn_bg_stop(pid_t *pids, uint64_t n)
 {
 	double t0 = mono_s();
 
@@ -78,7 +79,7 @@ static int open_backing(const char *path)
 	return fd;
 }
 
-int bg_map_touch(uint64_t bytes, const char *path, void **addr)
+int spawn_bg_map_touch(uint64_t bytes, const char *path, void **addr)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	int fd = open_backing(path);
@@ -104,7 +105,7 @@ out:
 	return r;
 }
 
-void bg_map_release(void *addr, uint64_t bytes)
+void spawn_bg_map_release(void *addr, uint64_t bytes)
 {
 	if (addr)
 		munmap(addr, bytes);

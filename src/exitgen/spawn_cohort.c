@@ -1,7 +1,8 @@
 /* A cohort: N identical tasks, all made first and held at one start line,
  * released together; each notes when its work ended.  The spread of those
  * times shows how fairly the scheduler shared the machine among them. */
-#include "spawn_internal.h"
+#include "spawn_cohort.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -20,7 +21,7 @@ static uint64_t make_cohort(struct worker *w, uint64_t n)
 		if (atomic_load(&w->ctx->stop))
 			break;
 		c->index = made;
-		r = shape_create(shape, c);
+		r = spawn_shape_create(shape, c);
 		if (r < 0) {
 			spawn_ctx_stop(w->ctx, r == -EAGAIN ? STOP_LIMIT :
 				       STOP_ERROR, r, "creating a task");
@@ -29,7 +30,7 @@ static uint64_t make_cohort(struct worker *w, uint64_t n)
 		w->created++;
 	}
 	for (uint64_t i = 0; i < made; i++) {
-		int r = shape_wait_ready(shape, &w->slots.ctl[i]);
+		int r = spawn_shape_wait_ready(shape, &w->slots.ctl[i]);
 
 		if (r < 0)
 			spawn_ctx_stop(w->ctx, r == -EAGAIN ? STOP_LIMIT :
@@ -44,7 +45,7 @@ static void reap_cohort(struct worker *w, uint64_t made)
 
 	for (uint64_t i = 0; i < made; i++) {
 		struct task_ctl *c = &w->slots.ctl[i];
-		int r = shape_reap(shape, c);
+		int r = spawn_shape_reap(shape, c);
 
 		if (r < 0) {
 			spawn_ctx_stop(w->ctx, STOP_ERROR, r, "reaping a task");
@@ -57,7 +58,7 @@ static void reap_cohort(struct worker *w, uint64_t made)
 }
 
 /* The start line is the go word of the extra slot past the cohort. */
-int cohort_run(struct worker *w)
+int spawn_cohort_run(struct worker *w)
 {
 	uint64_t n = w->ctx->cfg->cohort, made;
 	atomic_uint *go = w->ctx->plan.cohort_go;
@@ -69,7 +70,7 @@ int cohort_run(struct worker *w)
 	for (uint64_t i = 0; i < made; i++)
 		w->slots.ctl[i].t0 = t0;
 	atomic_store(go, 1);
-	task_futex_wake_all(go);
+	spawn_task_futex_wake_all(go);
 	reap_cohort(w, made);
 	w->finish = calloc(made ? made : 1, sizeof(*w->finish));
 	if (!w->finish)

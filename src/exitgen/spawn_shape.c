@@ -3,7 +3,7 @@
  * A slot is a task_ctl in MAP_SHARED memory plus, for the CLONE_VM shapes,
  * one stack per thread of the task.  A slot's stacks are reused only after
  * its task has been reaped, when no thread of it can still run on them. */
-#include "spawn_internal.h"
+#include "spawn_shape.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -49,7 +49,7 @@ static int map_stacks(struct slots *s, unsigned threads)
 	return 0;
 }
 
-int shape_slots_init(struct slots *s, unsigned n, enum spawn_shape shape,
+int spawn_shape_slots_init(struct slots *s, unsigned n, enum spawn_shape shape,
 		     const struct task_plan *plan)
 {
 	int r = 0;
@@ -75,11 +75,11 @@ int shape_slots_init(struct slots *s, unsigned n, enum spawn_shape shape,
 	}
 	return 0;
 fail:
-	shape_slots_fini(s);
+	spawn_shape_slots_fini(s);
 	return r;
 }
 
-void shape_slots_fini(struct slots *s)
+void spawn_shape_slots_fini(struct slots *s)
 {
 	if (s->ctl)
 		munmap(s->ctl, s->ctl_bytes);
@@ -113,8 +113,8 @@ static void thread_attr_init(void)
 
 static int create_thread(struct task_ctl *c)
 {
-	void *(*fn)(void *) = c->plan->bare ? task_bare_pthread :
-					      task_pthread_entry;
+	void *(*fn)(void *) = c->plan->bare ? spawn_task_bare_pthread :
+					      spawn_task_pthread_entry;
 
 	pthread_once(&thread_attr_once, thread_attr_init);
 	if (thread_attr_err)
@@ -124,7 +124,8 @@ static int create_thread(struct task_ctl *c)
 
 static int create_clone(struct task_ctl *c)
 {
-	int (*fn)(void *) = c->plan->bare ? task_bare_entry : task_clone_entry;
+	int (*fn)(void *) = c->plan->bare ? spawn_task_bare_entry :
+					    spawn_task_clone_entry;
 	char *top = c->stack + TASK_GUARD + TASK_STACK;
 	pid_t pid = clone(fn, top, CLONE_PROCESS, c, NULL, c->plan->tls, NULL);
 
@@ -143,13 +144,13 @@ static int create_fork(struct task_ctl *c)
 	if (pid == 0) {
 		if (c->plan->bare)
 			_exit(0);
-		task_fork_child(c);
+		spawn_task_fork_child(c);
 	}
 	c->pid = pid;
 	return 0;
 }
 
-int shape_create(enum spawn_shape shape, struct task_ctl *c)
+int spawn_shape_create(enum spawn_shape shape, struct task_ctl *c)
 {
 	ctl_reset(c);
 	switch (shape) {
@@ -175,7 +176,7 @@ static bool process_gone(pid_t pid)
 	return si.si_pid == pid;
 }
 
-int shape_wait_ready(enum spawn_shape shape, struct task_ctl *c)
+int spawn_shape_wait_ready(enum spawn_shape shape, struct task_ctl *c)
 {
 	unsigned want = c->plan->threads;
 
@@ -184,7 +185,7 @@ int shape_wait_ready(enum spawn_shape shape, struct task_ctl *c)
 
 		if (seen >= want)
 			return atomic_load(&c->err) ? -EAGAIN : 0;
-		task_futex_wait_ns(&c->ready, seen, WAIT_READY_SLICE_NS);
+		spawn_task_futex_wait_ns(&c->ready, seen, WAIT_READY_SLICE_NS);
 		/* A task killed from outside never says ready. */
 		if (shape != SHAPE_THREAD && atomic_load(&c->ready) < want &&
 		    process_gone(c->pid))
@@ -192,17 +193,17 @@ int shape_wait_ready(enum spawn_shape shape, struct task_ctl *c)
 	}
 }
 
-int shape_release(enum spawn_shape shape, enum spawn_exit_by by,
+int spawn_shape_release(enum spawn_shape shape, enum spawn_exit_by by,
 		  struct task_ctl *c)
 {
 	if (by == EXIT_BY_SIGNAL && shape != SHAPE_THREAD)
 		return kill(c->pid, SIGKILL) < 0 ? -errno : 0;
 	atomic_store(&c->go, 1);
-	task_futex_wake_all(&c->go);
+	spawn_task_futex_wake_all(&c->go);
 	return 0;
 }
 
-int shape_reap(enum spawn_shape shape, struct task_ctl *c)
+int spawn_shape_reap(enum spawn_shape shape, struct task_ctl *c)
 {
 	siginfo_t si;
 
@@ -214,12 +215,12 @@ int shape_reap(enum spawn_shape shape, struct task_ctl *c)
 	return 0;
 }
 
-int shape_try_join(struct task_ctl *c)
+int spawn_shape_try_join(struct task_ctl *c)
 {
 	return -pthread_tryjoin_np(c->thread, NULL);
 }
 
-pid_t shape_reap_any(bool block)
+pid_t spawn_shape_reap_any(bool block)
 {
 	siginfo_t si;
 	int flags = WEXITED | __WNOTHREAD | (block ? 0 : WNOHANG);

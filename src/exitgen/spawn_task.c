@@ -7,7 +7,7 @@
  * points; only syscall(), whose sole side effect on failure is the donor's
  * errno, and clock_gettime().  Every task blocks every signal (the spawner
  * made it with all blocked), so no handler ever runs on these stacks. */
-#include "spawn_internal.h"
+#include "spawn_task.h"
 #include "clock.h"
 
 #include <limits.h>
@@ -24,7 +24,8 @@
 			    CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM | \
 			    CLONE_SETTLS)
 
-void task_futex_wait_ns(atomic_uint *w, unsigned val, uint64_t timeout_ns)
+void spawn_task_futex_wait_ns(atomic_uint *w, unsigned val,
+			      uint64_t timeout_ns)
 {
 	struct timespec ts = {
 		.tv_sec = (time_t)(timeout_ns / 1000000000u),
@@ -36,7 +37,7 @@ void task_futex_wait_ns(atomic_uint *w, unsigned val, uint64_t timeout_ns)
 		NULL, 0);
 }
 
-void task_futex_wake_all(atomic_uint *w)
+void spawn_task_futex_wake_all(atomic_uint *w)
 {
 	syscall(SYS_futex, w, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
@@ -118,13 +119,13 @@ static void do_work(const struct task_plan *pl, uint64_t index)
 static void say_ready(struct task_ctl *c)
 {
 	atomic_fetch_add(&c->ready, 1);
-	task_futex_wake_all(&c->ready);
+	spawn_task_futex_wake_all(&c->ready);
 }
 
 static void wait_for(atomic_uint *w)
 {
 	while (atomic_load(w) == 0)
-		task_futex_wait_ns(w, 0, 0);
+		spawn_task_futex_wait_ns(w, 0, 0);
 }
 
 static void note_end(struct task_ctl *c)
@@ -204,13 +205,13 @@ static void make_group_threads(struct task_ctl *c)
 			 * for them. */
 			atomic_store(&c->err, -1);
 			atomic_fetch_add(&c->ready, pl->threads - i);
-			task_futex_wake_all(&c->ready);
+			spawn_task_futex_wake_all(&c->ready);
 			return;
 		}
 	}
 }
 
-int task_clone_entry(void *arg)
+int spawn_task_clone_entry(void *arg)
 {
 	struct task_ctl *c = arg;
 
@@ -222,20 +223,20 @@ int task_clone_entry(void *arg)
 	return 0;	/* SYS_exit: a group lives on until its last thread */
 }
 
-void *task_pthread_entry(void *arg)
+void *spawn_task_pthread_entry(void *arg)
 {
 	task_body(arg);
 	return NULL;
 }
 
-void task_fork_child(struct task_ctl *c)
+void spawn_task_fork_child(struct task_ctl *c)
 {
 	if (guard_parent(c->plan) == 0)
 		task_body(c);
 	_exit(0);
 }
 
-int task_bare_entry(void *arg)
+int spawn_task_bare_entry(void *arg)
 {
 	struct task_ctl *c = arg;
 
@@ -244,7 +245,7 @@ int task_bare_entry(void *arg)
 	return 0;
 }
 
-void *task_bare_pthread(void *arg)
+void *spawn_task_bare_pthread(void *arg)
 {
 	return arg;
 }

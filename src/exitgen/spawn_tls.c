@@ -6,8 +6,9 @@
  * borrows the thread pointer of a donor: a real pthread that does nothing
  * but sleep until the run is over.  Its TLS is valid (stack protector
  * canary included) and nobody reads its errno.  It must outlive every
- * CLONE_VM child: the spawners reap them all before tls_donor_stop(). */
-#include "spawn_internal.h"
+ * CLONE_VM child: the spawners reap them all before spawn_tls_donor_stop(). */
+#include "spawn_tls.h"
+#include "spawn_task.h"
 
 #include <errno.h>
 #include <sys/prctl.h>
@@ -35,13 +36,13 @@ static void *donor_main(void *arg)
 
 	prctl(PR_SET_NAME, "exitgen-tls", 0, 0, 0);
 	atomic_store(&d->tp, (uintptr_t)thread_pointer());
-	task_futex_wake_all((atomic_uint *)&d->quit);
+	spawn_task_futex_wake_all((atomic_uint *)&d->quit);
 	while (!atomic_load(&d->quit))
-		task_futex_wait_ns(&d->quit, 0, 0);
+		spawn_task_futex_wait_ns(&d->quit, 0, 0);
 	return NULL;
 }
 
-int tls_donor_start(struct tls_donor *d)
+int spawn_tls_donor_start(struct tls_donor *d)
 {
 	int r;
 
@@ -53,16 +54,16 @@ int tls_donor_start(struct tls_donor *d)
 	d->running = true;
 	/* Wait for the pointer; the wake on quit's word is only a nudge. */
 	while (!atomic_load(&d->tp))
-		task_futex_wait_ns(&d->quit, 0, 1000000);
+		spawn_task_futex_wait_ns(&d->quit, 0, 1000000);
 	return 0;
 }
 
-void tls_donor_stop(struct tls_donor *d)
+void spawn_tls_donor_stop(struct tls_donor *d)
 {
 	if (!d->running)
 		return;
 	atomic_store(&d->quit, 1);
-	task_futex_wake_all(&d->quit);
+	spawn_task_futex_wake_all(&d->quit);
 	pthread_join(d->thread, NULL);
 	d->running = false;
 }

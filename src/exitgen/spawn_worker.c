@@ -1,15 +1,59 @@
-/* A spawner thread: take the next deadline from the shared schedule, sleep
- * until it, make (or release) one task, reap.
+/* A spawner thread's state and loops (spawn.c starts the thread, and runs
+ * a cohort through spawn_cohort.c instead): take the next deadline from
+ * the shared schedule, sleep until it, make (or release) one task, reap.
  *
  * Reaping is immediate (create, then wait for that task) when the task ends
  * at once: that is the classic create+reap measurement and the fastest
  * loop.  Tasks with work are reaped lazily instead, up to LAZY_DEPTH in
  * flight, so a slow task never holds up the next deadline. */
-#include "spawn_internal.h"
+#include "spawn_worker.h"
+#include "clock.h"
+#include "pace.h"
 
 #include <errno.h>
-#include <signal.h>
-#include <sys/prctl.h>
+#include <stdlib.h>
+
+#define LAZY_DEPTH 64u		/* tasks a worker keeps in flight with work */
+
+/* ---- the worker's slots ------------------------------------------------- */
+
+static unsigned slots_needed(const struct spawn_config *cfg)
+{
+	if (cfg->cohort)
+		return cfg->cohort + 1;	/* + the start line */
+	if (cfg->batch)
+		return cfg->batch;
+	return LAZY_DEPTH;
+}
+
+int spawn_worker_init(struct worker *w, struct spawn_ctx *ctx, unsigned id)
+{
+	unsigned n = slots_needed(ctx->cfg);
+	int r;
+
+	w->ctx = ctx;
+	w->id = id;
+	hist_init(&w->late);
+	hist_init(&w->reap);
+	r = spawn_shape_slots_init(&w->slots, n, ctx->cfg->shape, &ctx->plan);
+	if (r < 0)
+		return r;
+	w->free_slots = calloc(n, sizeof(*w->free_slots));
+	w->busy = calloc(n, sizeof(*w->busy));
+	if (!w->free_slots || !w->busy)
+		return -ENOMEM;
+	for (unsigned i = 0; i < n; i++)
+		w->free_slots[w->nfree++] = n - 1 - i;
+	return 0;
+}
+
+void spawn_worker_fini(struct worker *w)
+{
+	spawn_shape_slots_fini(&w->slots);
+	free(w->free_slots);
+	free(w->busy);
+	free(w->finish);
+}
 
 static struct task_ctl *slot_ctl(struct worker *w, unsigned slot)
 {
@@ -46,7 +90,7 @@ static void creation_failed(struct worker *w, int err)
 
 static int reap_now(struct worker *w, struct task_ctl *c, bool timed)
 {
-	int r = shape_reap(shape_of(w), c);
+	int r = spawn_shape_reap(shape_of(w), c);
 
 	if (r < 0) {
 		spawn_ctx_stop(w->ctx, STOP_ERROR, r, "reaping a task");
@@ -79,7 +123,7 @@ static int harvest(struct worker *w, bool block)
 		for (unsigned i = 0; i < w->nbusy;) {
 			struct task_ctl *c = slot_ctl(w, w->busy[i]);
 
-			if (shape_try_join(c) == 0) {
+			if (spawn_shape_try_join(c) == 0) {
 				note_reaped(w, c, true);
 				busy_remove(w, i);
 				block = false;
@@ -98,7 +142,7 @@ static int harvest(struct worker *w, bool block)
 	}
 	/* Only while some are busy: with none, waitid says ECHILD. */
 	while (w->nbusy) {
-		pid_t pid = shape_reap_any(block);
+		pid_t pid = spawn_shape_reap_any(block);
 		int at;
 
 		if (pid < 0) {
@@ -137,7 +181,7 @@ static int issue_one(struct worker *w, uint64_t idx, uint64_t now, bool lazy)
 
 	c->index = idx;
 	c->t0 = now;
-	r = shape_create(shape, c);
+	r = spawn_shape_create(shape, c);
 	if (r < 0) {
 		w->free_slots[w->nfree++] = slot;
 		creation_failed(w, r);
@@ -145,10 +189,10 @@ static int issue_one(struct worker *w, uint64_t idx, uint64_t now, bool lazy)
 	}
 	w->created++;
 	if (w->ctx->cfg->exit_by == EXIT_BY_SIGNAL) {
-		r = shape_wait_ready(shape, c);
+		r = spawn_shape_wait_ready(shape, c);
 		if (r == -EAGAIN)
 			creation_failed(w, r);
-		shape_release(shape, EXIT_BY_SIGNAL, c);
+		spawn_shape_release(shape, EXIT_BY_SIGNAL, c);
 	}
 	if (lazy) {
 		w->busy[w->nbusy++] = slot;
@@ -190,7 +234,7 @@ static uint64_t prepare_batch(struct worker *w, uint64_t first, uint64_t n)
 		int r;
 
 		c->index = first + made;
-		r = shape_create(shape, c);
+		r = spawn_shape_create(shape, c);
 		if (r < 0) {
 			creation_failed(w, r);
 			break;
@@ -198,7 +242,7 @@ static uint64_t prepare_batch(struct worker *w, uint64_t first, uint64_t n)
 		w->created++;
 	}
 	for (; ready < made; ready++) {
-		int r = shape_wait_ready(shape, slot_ctl(w, (unsigned)ready));
+		int r = spawn_shape_wait_ready(shape, slot_ctl(w, (unsigned)ready));
 
 		if (r == -EAGAIN)
 			creation_failed(w, r);
@@ -217,12 +261,12 @@ static void batch_start_line(struct worker *w)
 
 	spawn_ctx_leave_line(ctx, 1);
 	while (!atomic_load(&ctx->line_go))
-		task_futex_wait_ns(&ctx->line_go, 0, 0);
+		spawn_task_futex_wait_ns(&ctx->line_go, 0, 0);
 }
 
 static void release_and_reap(struct worker *w, struct task_ctl *c, bool timed)
 {
-	shape_release(shape_of(w), w->ctx->cfg->exit_by, c);
+	spawn_shape_release(shape_of(w), w->ctx->cfg->exit_by, c);
 	reap_now(w, c, timed);
 }
 
@@ -259,14 +303,6 @@ static void run_batches(struct worker *w)
 	}
 }
 
-static void worker_done(struct worker *w)
-{
-	struct spawn_ctx *ctx = w->ctx;
-
-	if (atomic_fetch_add(&ctx->done, 1) + 1 == ctx->cfg->workers)
-		pthread_kill(ctx->main_thread, SIGUSR2);
-}
-
 static bool lazy_reaping(const struct spawn_config *cfg)
 {
 	const struct spawn_work *wk = &cfg->work;
@@ -275,39 +311,29 @@ static bool lazy_reaping(const struct spawn_config *cfg)
 	       (wk->cpu_ns || wk->touch_bytes || wk->write_bytes);
 }
 
-void *worker_main(void *arg)
+void spawn_worker_run(struct worker *w)
 {
-	struct worker *w = arg;
 	const struct spawn_config *cfg = w->ctx->cfg;
 
-	prctl(PR_SET_NAME, "exitgen-spawn", 0, 0, 0);
-	/* The default 50 us timer slack would show up as lateness. */
-	prctl(PR_SET_TIMERSLACK, 1, 0, 0, 0);
-	if (cfg->cohort)
-		cohort_run(w);
-	else if (cfg->batch)
+	if (cfg->batch)
 		run_batches(w);
 	else
 		run_paced(w, lazy_reaping(cfg));
-	worker_done(w);
-	return NULL;
 }
 
 /* The reference for --rate max: create, wait, nothing else. */
-void *worker_baseline(void *arg)
+void spawn_worker_baseline(struct worker *w)
 {
-	struct worker *w = arg;
 	struct pace *p = &w->ctx->pace;
 	struct task_ctl *c = slot_ctl(w, 0);
 	uint64_t idx, now;
 
-	prctl(PR_SET_NAME, "exitgen-spawn", 0, 0, 0);
 	while (pace_reserve(p, 1, &idx) &&
 	       pace_wait(p, 0, &w->ctx->stop, &now) == PACE_GO) {
 		int r;
 
 		c->t0 = now;
-		r = shape_create(shape_of(w), c);
+		r = spawn_shape_create(shape_of(w), c);
 		if (r < 0) {
 			creation_failed(w, r);
 			break;
@@ -316,6 +342,4 @@ void *worker_baseline(void *arg)
 		if (reap_now(w, c, true) < 0)
 			break;
 	}
-	worker_done(w);
-	return NULL;
 }
