@@ -174,7 +174,7 @@ static size_t run_all(const struct run_env *env, struct sweep_plan *plan,
 	const struct sweep_config *cfg = env->cfg;
 	size_t i;
 
-	for (i = 0; i < plan->n_runs && !sweep_interrupted; i++) {
+	for (i = 0; i < plan->n_runs && !sweep_signal_interrupted; i++) {
 		struct sweep_run *run = &plan->runs[i];
 		double t0 = mono_s();
 
@@ -200,9 +200,9 @@ static int say_end(const struct sweep_config *cfg, const struct sweep_plan *plan
 
 	if (!cfg->quiet && p->tty)
 		fputc('\n', stderr);
-	if (sweep_interrupted) {
+	if (sweep_signal_interrupted) {
 		warnmsg("interrupted by signal %d after %zu of %zu runs%s",
-			sweep_interrupted, done, plan->n_runs,
+			sweep_signal_interrupted, done, plan->n_runs,
 			sweep_sysctl_saved() && changes_dacct(cfg) ?
 			"; kernel.task_delayacct restored" : "");
 	} else if (failed_at != SIZE_MAX) {
@@ -417,7 +417,7 @@ int main(int argc, char **argv)
 	if (cfg.probe != PROBE_OFF)
 		probe_cost(&env, &cfg);
 	status = sweep(&cfg, &machine);
-	if (sweep_interrupted)
+	if (sweep_signal_interrupted)
 		die_of_signal();
 	return status;
 }

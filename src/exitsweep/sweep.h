@@ -2,7 +2,9 @@
  * values.  Everything is generic over "dimensions" (the axes of the matrix)
  * and "metrics" (the numbers one run yields), so planning, statistics,
  * tables, CSV and JSON need no per-kind code beyond the tables in
- * sweep_kind.c. */
+ * sweep_kind.c (what a kind varies and fills; its functions are declared
+ * below), sweep_dim.c (the dimensions' names) and sweep_metrics.c (the
+ * metrics' names and units). */
 #ifndef EXITSWEEP_SWEEP_H
 #define EXITSWEEP_SWEEP_H
 
@@ -59,16 +61,6 @@ enum sweep_metric {
 	M_BLKIO_DELAY_MAX, M_RUN_REAL_MEAN, M_IMPLAUSIBLE, M_EXCLUDED,
 	M_COUNT
 };
-
-struct metric_desc {
-	const char *name;	/* column / key name */
-	const char *unit;	/* "s", "us", "ms", "1/s", "" */
-	const char *label;	/* short table heading */
-	bool integer;		/* print without decimals */
-	bool summed;		/* loss counters: sums are meaningful */
-};
-
-extern const struct metric_desc sweep_metrics[M_COUNT];
 
 struct sweep_cell {
 	int v[DIM_COUNT];	/* index into config->dim[d] */
@@ -133,7 +125,6 @@ struct sweep_plan {
 
 const char *sweep_kind_name(enum sweep_kind k);
 int sweep_kind_from_name(const char *s, enum sweep_kind *k);
-const char *sweep_dim_name(enum sweep_dim d);
 /* Does kind k use dimension d (so tables and files show it)? */
 bool sweep_kind_has_dim(enum sweep_kind k, enum sweep_dim d);
 /* Does kind k fill metric m? */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sweep_cpu.h"
+#include "sweep_dim.h"
 #include "sweep_plan.h"
 
 /* The values of metric m over the completed runs of cell c (NaNs left
@@ -70,11 +71,6 @@ size_t sweep_analyze_compared_metrics(enum sweep_kind k, enum sweep_metric *out,
 	for (size_t i = 0; i < n && i < max; i++)
 		out[i] = t[i];
 	return n < max ? n : max;
-}
-
-bool sweep_analyze_dim_varies(const struct sweep_config *cfg, enum sweep_dim d)
-{
-	return sweep_kind_has_dim(cfg->kind, d) && cfg->dim[d].n > 1;
 }
 
 static int find_val(const struct sweep_dimvals *dv, int64_t v)

@@ -89,9 +89,6 @@ bool sweep_analyze_few_ticks(long hz, double ta, double pa, double ma, size_t na
  * hold less than one tick on average at hz. */
 bool sweep_analyze_child_ticks_short(long hz, double cpu_s_per_exit);
 
-/* Does the kind or the config vary dimension d (more than one value)? */
-bool sweep_analyze_dim_varies(const struct sweep_config *cfg, enum sweep_dim d);
-
 /* "name=value" of each dimension in the bit mask dims (1 << dim). */
 void sweep_analyze_cell_describe(const struct sweep_config *cfg,
 				 const struct sweep_cell *c,

@@ -4,8 +4,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "sweep_dim.h"
 #include "sweep_fmt.h"
-#include "sweep_report.h"
+#include "sweep_metrics.h"
 #include "sweep_table.h"
 
 static bool probed(const struct analysis *a, const struct sweep_plan *plan)
@@ -75,7 +76,7 @@ static void cost_table(FILE *f, const struct sweep_config *cfg,
 	const struct comparison *cmp = &a->cmp[k];
 	const char *unit = sweep_metrics[m].unit;
 	enum sweep_dim g[DIM_COUNT];
-	size_t ng = sweep_report_group_dims(cfg, cmp->dim, g), nc = 5 + ng;
+	size_t ng = sweep_dim_groups(cfg, cmp->dim, g), nc = 5 + ng;
 	struct sweep_table *t = sweep_table_new(nc);
 
 	if (!t)
@@ -84,10 +85,10 @@ static void cost_table(FILE *f, const struct sweep_config *cfg,
 	sweep_table_row(t);
 	sweep_table_cell(t, "Exit rate");
 	for (size_t i = 0; i < ng; i++)
-		sweep_table_cell(t, "%s", sweep_report_dim_heading(g[i]));
-	sweep_table_cell(t, "%s %s (%s)", sweep_report_dim_heading(cmp->dim),
+		sweep_table_cell(t, "%s", sweep_dim_heading(g[i]));
+	sweep_table_cell(t, "%s %s (%s)", sweep_dim_heading(cmp->dim),
 			 cfg->dim[cmp->dim].label[cmp->a], unit);
-	sweep_table_cell(t, "%s %s (%s)", sweep_report_dim_heading(cmp->dim),
+	sweep_table_cell(t, "%s %s (%s)", sweep_dim_heading(cmp->dim),
 			 cfg->dim[cmp->dim].label[cmp->b], unit);
 	sweep_table_cell(t, "Cost %s per exit", unit);
 	sweep_table_cell(t, "%% of an exit");
@@ -170,7 +171,7 @@ static void means_table(FILE *f, const struct sweep_config *cfg,
 			const enum sweep_metric *mets, size_t nm, bool listener_only)
 {
 	enum sweep_dim g[DIM_COUNT];
-	size_t ng = sweep_report_group_dims(cfg, DIM_COUNT, g), nc = 2 + ng + nm;
+	size_t ng = sweep_dim_groups(cfg, DIM_COUNT, g), nc = 2 + ng + nm;
 	struct sweep_table *t = sweep_table_new(nc);
 
 	if (!t)
@@ -178,7 +179,7 @@ static void means_table(FILE *f, const struct sweep_config *cfg,
 	sweep_table_row(t);
 	sweep_table_cell(t, "Exit rate");
 	for (size_t i = 0; i < ng; i++)
-		sweep_table_cell(t, "%s", sweep_report_dim_heading(g[i]));
+		sweep_table_cell(t, "%s", sweep_dim_heading(g[i]));
 	sweep_table_cell(t, "Runs");
 	for (size_t j = 0; j < nm; j++)
 		sweep_table_cell(t, "%s%s%s", sweep_metrics[mets[j]].label,

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "safeopen.h"
+#include "sweep_dim.h"
+#include "sweep_metrics.h"
 
 /* One field, quoted as RFC 4180 wants when it holds , " or a newline. */
 static void csv_field(FILE *f, const char *s)

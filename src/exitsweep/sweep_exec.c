@@ -1,7 +1,7 @@
-/* The processes of a run: their argument vectors and scratch files, the
- * collector started, awaited until ready and stopped, a child's failure
- * in words, and the alarm that bounds a run (what a run does with them:
- * sweep_run.c). */
+/* The processes of a run: their scratch files, the collector started
+ * (its argument vector: sweep_argv.c), awaited until ready and stopped, a
+ * child's failure in words, and the alarm that bounds a run (what a run
+ * does with them: sweep_run.c). */
 #include "sweep_exec.h"
 #include "clock.h"
 
@@ -15,35 +15,9 @@
 #include <unistd.h>
 
 #include "numparse.h"
+#include "sweep_argv.h"
 #include "sweep_proc.h"
 #include "sweep_signal.h"
-
-/* --- argument vectors --- */
-
-
-void sweep_argv_add(struct sweep_argv *b, const char *s)
-{
-	if (b->n < ARGV_MAX) {
-		snprintf(b->buf[b->n], sizeof(b->buf[b->n]), "%s", s);
-		b->a[b->n] = b->buf[b->n];
-		b->a[++b->n] = NULL;
-	}
-}
-
-/* An option and its value. */
-void sweep_argv_opt(struct sweep_argv *b, const char *opt, const char *val)
-{
-	sweep_argv_add(b, opt);
-	sweep_argv_add(b, val);
-}
-
-void sweep_argv_num(struct sweep_argv *b, const char *opt, long long val)
-{
-	char s[24];
-
-	snprintf(s, sizeof(s), "%lld", val);
-	sweep_argv_opt(b, opt, s);
-}
 
 /* --- files of one run --- */
 
@@ -136,7 +110,7 @@ static int mon_wait_ready(const struct run_env *env, const struct sweep_run_file
 						f->mon_err);
 			return -ECHILD;
 		}
-		if (sweep_interrupted) {
+		if (sweep_signal_interrupted) {
 			mon_kill(m);
 			return -EINTR;
 		}
@@ -197,7 +171,7 @@ void sweep_exec_alarm_set(double s)
 {
 	struct itimerval it = { { 0, 0 }, { (time_t)s, (suseconds_t)((s - floor(s)) * 1e6) } };
 
-	sweep_alarm = 0;
+	sweep_signal_alarm = 0;
 	setitimer(ITIMER_REAL, &it, NULL);
 }
 
@@ -206,6 +180,6 @@ void sweep_exec_alarm_clear(void)
 	struct itimerval it = { { 0, 0 }, { 0, 0 } };
 
 	setitimer(ITIMER_REAL, &it, NULL);
-	sweep_alarm = 0;
+	sweep_signal_alarm = 0;
 }
 

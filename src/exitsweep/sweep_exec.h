@@ -1,6 +1,6 @@
-/* The processes of one run (sweep_exec.c): argument vectors, the run's
- * files in the scratch directory, exitmon's start, readiness and stop,
- * and the alarm that bounds a run. */
+/* The processes of one run (sweep_exec.c): what a run needs to know of
+ * the sweep (struct run_env), the run's files in the scratch directory,
+ * exitmon's start, readiness and stop, and the alarm that bounds a run. */
 #ifndef EXITSWEEP_SWEEP_EXEC_H
 #define EXITSWEEP_SWEEP_EXEC_H
 
@@ -10,16 +10,17 @@
 #include <sys/types.h>
 
 #include "kvfile.h"
-#include "sweep_run.h"
+#include "sweep.h"
+#include "sweep_machine.h"
 
 /* seconds a child gets between SIGTERM and SIGKILL */
 #define SWEEP_STOP_GRACE_S 10.0
 
-#define ARGV_MAX 48
-struct sweep_argv {
-	char *a[ARGV_MAX + 1];
-	char buf[ARGV_MAX][PATH_MAX];
-	int n;
+struct run_env {
+	const struct sweep_config *cfg;
+	const char *tmpdir;		/* private scratch directory */
+	struct sweep_machine *machine;	/* struct_version is filled in */
+	double ready_timeout;		/* seconds to wait for exitmon */
 };
 
 struct sweep_run_files {
@@ -33,12 +34,6 @@ struct sweep_mon {
 	pid_t pid;
 	bool running;
 };
-
-/* Append an argument; an option and its value; an option and a number.
- * Past ARGV_MAX arguments the rest are dropped (ours need far fewer). */
-void sweep_argv_add(struct sweep_argv *b, const char *s);
-void sweep_argv_opt(struct sweep_argv *b, const char *opt, const char *val);
-void sweep_argv_num(struct sweep_argv *b, const char *opt, long long val);
 
 /* The run's file names in dir, the old files removed. */
 void sweep_exec_files_init(struct sweep_run_files *f, const char *dir);
@@ -56,7 +51,7 @@ int sweep_exec_mon_start(const struct run_env *env, int listener, const char *ta
 int sweep_exec_mon_stop(struct sweep_mon *m, const struct sweep_run_files *f,
 			struct kvmap *kv, char *err, size_t errlen);
 
-/* SIGALRM after s seconds (sweep_alarm set, a wait interrupted); off. */
+/* SIGALRM after s seconds (sweep_signal_alarm set, a wait interrupted); off. */
 void sweep_exec_alarm_set(double s);
 void sweep_exec_alarm_clear(void);
 

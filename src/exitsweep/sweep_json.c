@@ -11,6 +11,8 @@
 
 #include "json_out.h"
 #include "safeopen.h"
+#include "sweep_dim.h"
+#include "sweep_metrics.h"
 #include "sweep_probe.h"
 
 /* Members: key and value in one call. */

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "sweep_canvas.h"
+#include "sweep_dim.h"
+#include "sweep_metrics.h"
 #include "sweep_proc.h"
 
 int sweep_plot_find_gnuplot(char *buf, size_t len)
@@ -58,7 +60,7 @@ static void group_name(const struct sweep_config *cfg, const struct sweep_cell *
 
 	for (int d = 0; d < DIM_COUNT; d++)
 		if (d != (int)row && d != (int)skip &&
-		    sweep_analyze_dim_varies(cfg, (enum sweep_dim)d))
+		    sweep_dim_varies(cfg, (enum sweep_dim)d))
 			dims |= 1u << d;
 	sweep_analyze_cell_describe(cfg, c, dims, buf, len);
 }

@@ -149,7 +149,7 @@ int sweep_proc_wait(pid_t pid, int *status, struct rusage *ru, bool interruptibl
 	for (;;) {
 		pid_t r;
 
-		if (interruptible && (sweep_interrupted || sweep_alarm))
+		if (interruptible && (sweep_signal_interrupted || sweep_signal_alarm))
 			return -EINTR;
 		r = wait4(pid, status, 0, ru ? ru : &dummy);
 		if (r == pid) {

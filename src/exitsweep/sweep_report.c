@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "sweep_costs.h"
+#include "sweep_dim.h"
 #include "sweep_fmt.h"
+#include "sweep_metrics.h"
 #include "sweep_plan.h"
 #include "sweep_probe.h"
 #include "sweep_table.h"
@@ -46,35 +48,6 @@ static void report_matrix(char *buf, size_t len, const struct sweep_config *cfg)
 			return;
 		used += (size_t)w;
 	}
-}
-
-const char *sweep_report_dim_heading(enum sweep_dim d)
-{
-	switch (d) {
-	case DIM_RATE: return "Rate";
-	case DIM_TGID: return "Tgid";
-	case DIM_BACKGROUND: return "Background";
-	case DIM_MMAP: return "Mmap";
-	case DIM_WORK: return "Work";
-	case DIM_LISTENER: return "Listener";
-	case DIM_DACCT: return "Delayacct";
-	default: return "?";
-	}
-}
-
-/* Headings of the varying dimensions other than skip (and the row dim,
- * which comes first). */
-size_t sweep_report_group_dims(const struct sweep_config *cfg, enum sweep_dim skip,
-			       enum sweep_dim *out)
-{
-	enum sweep_dim row = sweep_kind_row_dim(cfg->kind);
-	size_t n = 0;
-
-	for (int d = 0; d < DIM_COUNT; d++)
-		if (d != (int)row && d != (int)skip &&
-		    sweep_analyze_dim_varies(cfg, (enum sweep_dim)d))
-			out[n++] = (enum sweep_dim)d;
-	return n;
 }
 
 /* The range of a per-cell mean over the cells: "3.1 to 9.8". */
@@ -211,12 +184,12 @@ static void head_cells(struct sweep_table *t, const struct sweep_config *cfg,
 	enum sweep_dim row = sweep_kind_row_dim(cfg->kind);
 
 	sweep_table_row(t);
-	sweep_table_cell(t, "%s", row == DIM_RATE ? "Exit rate" : sweep_report_dim_heading(row));
+	sweep_table_cell(t, "%s", row == DIM_RATE ? "Exit rate" : sweep_dim_heading(row));
 	if (cfg->kind == KIND_OVERHEAD)
 		sweep_table_cell(t, "Achieved %s/%s", cfg->dim[cmp->dim].label[cmp->a],
 			   cfg->dim[cmp->dim].label[cmp->b]);
 	for (size_t i = 0; i < ng; i++)
-		sweep_table_cell(t, "%s", sweep_report_dim_heading(g[i]));
+		sweep_table_cell(t, "%s", sweep_dim_heading(g[i]));
 	if (row != DIM_WORK)
 		sweep_table_right(t, 0);
 	if (cfg->kind == KIND_OVERHEAD)
@@ -232,7 +205,7 @@ static void comparison_table(FILE *f, const struct sweep_config *cfg,
 	const struct comparison *cmp = &a->cmp[k];
 	enum sweep_dim g[DIM_COUNT];
 	enum sweep_metric mets[8];
-	size_t ng = sweep_report_group_dims(cfg, cmp->dim, g);
+	size_t ng = sweep_dim_groups(cfg, cmp->dim, g);
 	size_t nm = sweep_analyze_compared_metrics(cfg->kind, mets, 8);
 	size_t first = 1 + (cfg->kind == KIND_OVERHEAD) + ng;
 	struct sweep_table *t = sweep_table_new(first + ns);
@@ -267,11 +240,11 @@ static void loss_heading(struct sweep_table *t, const struct sweep_config *cfg,
 	size_t first_num = 1 + (cfg->kind == KIND_OVERHEAD) + ng;
 
 	sweep_table_row(t);
-	sweep_table_cell(t, "%s", row == DIM_RATE ? "Exit rate" : sweep_report_dim_heading(row));
+	sweep_table_cell(t, "%s", row == DIM_RATE ? "Exit rate" : sweep_dim_heading(row));
 	if (cfg->kind == KIND_OVERHEAD)
 		sweep_table_cell(t, "Achieved");
 	for (size_t i = 0; i < ng; i++)
-		sweep_table_cell(t, "%s", sweep_report_dim_heading(g[i]));
+		sweep_table_cell(t, "%s", sweep_dim_heading(g[i]));
 	sweep_table_cell(t, "Runs");
 	sweep_table_cell(t, "Expected");
 	sweep_table_cell(t, "Received");
@@ -317,7 +290,7 @@ static void loss_table(FILE *f, const struct sweep_config *cfg,
 		return;
 	for (int d = 0; d < DIM_COUNT; d++)
 		if (d != (int)row && (d == DIM_LISTENER ||
-				      sweep_analyze_dim_varies(cfg, (enum sweep_dim)d)))
+				      sweep_dim_varies(cfg, (enum sweep_dim)d)))
 			g[ng++] = (enum sweep_dim)d;
 	t = sweep_table_new(1 + (cfg->kind == KIND_OVERHEAD) + ng + 7);
 	if (!t)
@@ -418,7 +391,7 @@ static void cell_table(FILE *f, const struct sweep_config *cfg,
 	size_t nm;
 	const enum sweep_metric *mets = cell_metrics(cfg->kind, &nm);
 	enum sweep_dim row = sweep_kind_row_dim(cfg->kind), g[DIM_COUNT];
-	size_t ng = sweep_report_group_dims(cfg, DIM_COUNT, g);
+	size_t ng = sweep_dim_groups(cfg, DIM_COUNT, g);
 	bool groups = cfg->kind == KIND_COHORT;
 	struct sweep_table *t = sweep_table_new(1 + ng + 1 + nm + groups);
 	char b1[32];
@@ -431,9 +404,9 @@ static void cell_table(FILE *f, const struct sweep_config *cfg,
 		"(waited longer than they lived; Implausible: exitmon's\ncount over "
 		"the whole socket)" : "");
 	sweep_table_row(t);
-	sweep_table_cell(t, "%s", row == DIM_RATE ? "Exit rate" : sweep_report_dim_heading(row));
+	sweep_table_cell(t, "%s", row == DIM_RATE ? "Exit rate" : sweep_dim_heading(row));
 	for (size_t i = 0; i < ng; i++)
-		sweep_table_cell(t, "%s", sweep_report_dim_heading(g[i]));
+		sweep_table_cell(t, "%s", sweep_dim_heading(g[i]));
 	sweep_table_cell(t, "Runs");
 	for (size_t j = 0; j < nm; j++)
 		metric_heading(t, &sweep_metrics[mets[j]]);

@@ -14,13 +14,6 @@ void sweep_report_print(FILE *f, const struct sweep_config *cfg,
 		  const struct sweep_plan *plan, const struct analysis *a,
 		  const struct sweep_machine *m, double wall_s, bool interrupted);
 
-/* "Exit rate", "Tgid", ... */
-const char *sweep_report_dim_heading(enum sweep_dim d);
-/* The varying dimensions other than the row dimension and skip, in order:
- * the columns that tell a table's rows apart.  Returns how many. */
-size_t sweep_report_group_dims(const struct sweep_config *cfg, enum sweep_dim skip,
-			       enum sweep_dim *out);
-
 #define REPORT_LEGEND \
 	"~ = not significant: the 95% confidence interval includes 0.  " \
 	"± = half width of that interval\n(Welch, from the runs of the two " \

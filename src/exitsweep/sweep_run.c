@@ -16,6 +16,7 @@
 #include "kvfile.h"
 #include "mon_counters.h"
 #include "probe_summary.h"
+#include "sweep_argv.h"
 #include "sweep_cohort.h"
 #include "sweep_cpu.h"
 #include "sweep_exec.h"
@@ -238,7 +239,7 @@ static int gen_wait(double timeout, const struct sweep_run_files *f,
 	sweep_exec_alarm_clear();
 	if (r == -EINTR) {
 		sweep_proc_stop(gen, SWEEP_STOP_GRACE_S, &status);
-		if (sweep_interrupted)
+		if (sweep_signal_interrupted)
 			return -EINTR;
 		snprintf(err, errlen, "exitgen did not finish within %.0f s "
 		     "(see --run-timeout)", timeout);
@@ -376,7 +377,7 @@ int sweep_run_one(const struct run_env *env, const struct sweep_cell *c,
 	run->done = r == 0;
 	if (m.running)
 		sweep_proc_stop(m.pid, SWEEP_STOP_GRACE_S, &status);
-	return r < 0 && sweep_interrupted ? -EINTR : r;
+	return r < 0 && sweep_signal_interrupted ? -EINTR : r;
 }
 
 int sweep_run_probe(const struct run_env *env, char *err, size_t errlen)
@@ -402,7 +403,7 @@ int sweep_run_probe(const struct run_env *env, char *err, size_t errlen)
 	if (r == 0)
 		note_version(env, &kv);
 	kv_map_free(&kv);
-	return sweep_interrupted ? -EINTR : r;
+	return sweep_signal_interrupted ? -EINTR : r;
 }
 
 int sweep_run_probe_check(const struct run_env *env, struct sweep_config *cfg,
@@ -435,7 +436,7 @@ int sweep_run_probe_check(const struct run_env *env, struct sweep_config *cfg,
 		sweep_probe_describe(&kv, cfg->probe_note, sizeof(cfg->probe_note));
 	}
 	kv_map_free(&kv);
-	return sweep_interrupted ? -EINTR : r;
+	return sweep_signal_interrupted ? -EINTR : r;
 }
 
 /* One flat-out thread run of count exits, under the probe or not: its
@@ -490,7 +491,7 @@ int sweep_run_probe_cost(const struct run_env *env, struct sweep_config *cfg,
 
 		r = flat_out(env, probe, pc->count, probe ? &probed[slot] : &alone[slot],
 			     err, errlen);
-		if (sweep_interrupted)
+		if (sweep_signal_interrupted)
 			return -EINTR;
 	}
 	if (r == 0 && (r = sweep_probe_cost_from(alone, probed, SWEEP_PROBE_BLOCKS,

@@ -7,14 +7,7 @@
 #include <stddef.h>
 
 #include "sweep.h"
-#include "sweep_machine.h"
-
-struct run_env {
-	const struct sweep_config *cfg;
-	const char *tmpdir;		/* private scratch directory */
-	struct sweep_machine *machine;	/* struct_version is filled in */
-	double ready_timeout;		/* seconds to wait for exitmon */
-};
+#include "sweep_exec.h"
 
 /* 0, -EINTR when interrupted by a signal (children stopped and reaped),
  * or another -errno with a one-line reason in err. */

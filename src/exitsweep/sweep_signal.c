@@ -7,15 +7,15 @@
 
 #include "sweep_sysctl.h"
 
-volatile sig_atomic_t sweep_interrupted;
-volatile sig_atomic_t sweep_alarm;
+volatile sig_atomic_t sweep_signal_interrupted;
+volatile sig_atomic_t sweep_signal_alarm;
 
 #define MAX_CHILDREN 4
 static volatile sig_atomic_t children[MAX_CHILDREN];
 
 static void on_signal(int sig)
 {
-	if (sweep_interrupted) {
+	if (sweep_signal_interrupted) {
 		/* Second signal: no more patience. */
 		sweep_sysctl_restore_from_signal();
 		for (int i = 0; i < MAX_CHILDREN; i++)
@@ -23,7 +23,7 @@ static void on_signal(int sig)
 				kill((pid_t)children[i], SIGKILL);
 		_exit(128 + sig);
 	}
-	sweep_interrupted = sig;
+	sweep_signal_interrupted = sig;
 	for (int i = 0; i < MAX_CHILDREN; i++)
 		if (children[i] > 0)
 			kill((pid_t)children[i], SIGTERM);
@@ -32,7 +32,7 @@ static void on_signal(int sig)
 static void on_alarm(int sig)
 {
 	(void)sig;
-	sweep_alarm = 1;
+	sweep_signal_alarm = 1;
 }
 
 void sweep_signal_install(void)
@@ -70,7 +70,7 @@ void sweep_signal_child_remove(pid_t pid)
 
 void sweep_signal_reraise(void)
 {
-	int sig = sweep_interrupted ? sweep_interrupted : SIGTERM;
+	int sig = sweep_signal_interrupted ? sweep_signal_interrupted : SIGTERM;
 	struct sigaction sa;
 	sigset_t set;
 

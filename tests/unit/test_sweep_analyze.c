@@ -1,7 +1,8 @@
 /* exitsweep's statistics, end to end from runs to table numbers, against
  * values worked out by hand: cell means and their 95% intervals, the
  * overhead formula (on - off) / off x 100 with Welch's interval, the
- * significance mark, loss sums, and the comparisons a matrix yields. */
+ * significance of a figure (its mark in a table: test_sweep_fmt.c), loss
+ * sums, and the comparisons a matrix yields. */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -15,8 +16,8 @@
 #include <cmocka.h>
 
 #include "sweep_analyze.h"
-#include "sweep_fmt.h"
 #include "sweep_plan.h"
+#include "sweepbuild.h"
 
 #define near(a, b, tol) do { \
 	double a_ = (a), b_ = (b); \
@@ -27,17 +28,8 @@
 /* One rate, tgid on,off, one listener; runs filled by hand. */
 static void setup_cfg(struct sweep_config *cfg, unsigned runs, const char *listeners)
 {
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->kind = KIND_OVERHEAD;
-	cfg->runs = runs;
+	sb_config(cfg, runs, 7, "1000", listeners);
 	cfg->count = 1000;
-	cfg->seed = 7;
-	for (int d = 0; d < DIM_COUNT; d++)
-		sweep_plan_single(&cfg->dim[d], 0, "-");
-	assert_int_equal(sweep_plan_parse_rates("1000", &cfg->dim[DIM_RATE]), 0);
-	assert_int_equal(sweep_plan_parse_onoff("on,off", &cfg->dim[DIM_TGID]), 0);
-	assert_int_equal(sweep_plan_parse_listeners(listeners, &cfg->dim[DIM_LISTENER]), 0);
-	assert_int_equal(sweep_plan_parse_dacct("keep", &cfg->dim[DIM_DACCT]), 0);
 }
 
 static long cell_of(const struct sweep_config *cfg, const struct sweep_plan *plan,
@@ -228,40 +220,6 @@ static void test_few_ticks(void **state)
 	assert_true(sweep_analyze_child_ticks_short(250, NAN));
 }
 
-/* The table cell of those figures: sign, two decimals under 100, the
- * mark only where not significant. */
-static void test_format_figures(void **state)
-{
-	char b[64];
-
-	(void)state;
-	assert_string_equal(sweep_fmt_pct_ci(b, sizeof(b), 25.0, 7.06365, true, true),
-			    "+25.00 ±7.06 ");
-	assert_string_equal(sweep_fmt_pct_ci(b, sizeof(b), 20.0, 24.84138, true, false),
-			    "+20.00 ±24.84~");
-	assert_string_equal(sweep_fmt_pct_ci(b, sizeof(b), 649.41, 12.3, true, true),
-			    "+649.4 ±12.3 ");
-	assert_string_equal(sweep_fmt_pct_ci(b, sizeof(b), -0.14, 0.5, true, false),
-			    "-0.14 ±0.50~");
-	assert_string_equal(sweep_fmt_pct_ci(b, sizeof(b), 1, 1, false, false), "n/a");
-	/* a narrow interval keeps its width visible */
-	assert_string_equal(sweep_fmt_pct_ci(b, sizeof(b), -0.0103, 0.0043, true, true),
-			    "-0.0103 ±0.0043 ");
-	assert_string_equal(sweep_fmt_pct_ci(b, sizeof(b), 0.012, 0.03, true, false),
-			    "+0.012 ±0.030~");
-	assert_string_equal(sweep_fmt_pct_ci(b, sizeof(b), 5, 0, true, true),
-			    "+5.00 ±0.00 ");
-	assert_string_equal(sweep_fmt_sig(b, sizeof(b), 1234.5678, 4), "1235");
-	assert_string_equal(sweep_fmt_sig(b, sizeof(b), 0.0123456, 4), "0.01235");
-	assert_string_equal(sweep_fmt_sig(b, sizeof(b), NAN, 4), "-");
-	/* costs in the metric's unit: sign, three digits, the mark */
-	assert_string_equal(sweep_fmt_diff(b, sizeof(b), 701.4, 675.2, true, true),
-			    "+701 ±675 ");
-	assert_string_equal(sweep_fmt_diff(b, sizeof(b), -0.388, 4.917, true, false),
-			    "-0.388 ±4.9~");
-	assert_string_equal(sweep_fmt_diff(b, sizeof(b), 1, 1, false, false), "n/a");
-}
-
 /* One run per cell cannot give an interval: the figure is n/a, the mean
  * still is. An off mean of 0 cannot be divided by: n/a. */
 static void test_too_few_runs(void **state)
@@ -427,7 +385,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_overhead_by_hand),
-		cmocka_unit_test(test_format_figures),
 		cmocka_unit_test(test_zero_variance),
 		cmocka_unit_test(test_few_ticks),
 		cmocka_unit_test(test_too_few_runs),

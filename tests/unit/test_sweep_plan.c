@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "sweep_plan.h"
-#include "sweep_progress.h"
+#include "sweepbuild.h"
 
 static void test_rates(void **state)
 {
@@ -117,16 +117,7 @@ static void test_rng(void **state)
 
 static void config(struct sweep_config *cfg, unsigned runs, uint64_t seed)
 {
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->kind = KIND_OVERHEAD;
-	cfg->runs = runs;
-	cfg->seed = seed;
-	for (int d = 0; d < DIM_COUNT; d++)
-		sweep_plan_single(&cfg->dim[d], 0, "-");
-	assert_int_equal(sweep_plan_parse_rates("500,1000,max", &cfg->dim[DIM_RATE]), 0);
-	assert_int_equal(sweep_plan_parse_onoff("on,off", &cfg->dim[DIM_TGID]), 0);
-	assert_int_equal(sweep_plan_parse_listeners("none,batch", &cfg->dim[DIM_LISTENER]), 0);
-	assert_int_equal(sweep_plan_parse_dacct("keep", &cfg->dim[DIM_DACCT]), 0);
+	sb_config(cfg, runs, seed, "500,1000,max", "none,batch");
 }
 
 static void test_matrix_and_order(void **state)
@@ -202,51 +193,6 @@ static void test_find_cell(void **state)
 	sweep_plan_free(&p);
 }
 
-/* Time left: paced cells from count/rate before they ran, then from what
- * they took; a max cell is unknown until some run took place. */
-static void test_progress(void **state)
-{
-	struct sweep_config cfg;
-	struct sweep_plan p;
-	struct sweep_progress pr;
-	char buf[32];
-	bool known;
-	double left;
-
-	(void)state;
-	config(&cfg, 2, 9);
-	cfg.count = 1000;
-	assert_int_equal(sweep_plan_parse_rates("1000", &cfg.dim[DIM_RATE]), 0);
-	assert_int_equal(sweep_plan_build(&cfg, &p), 0);
-	assert_int_equal(sweep_progress_init(&pr, p.n_cells, false), 0);
-	left = sweep_progress_left(&cfg, &p, &pr, 0, &known);
-	assert_true(known);
-	assert_true(fabs(left - 8 * 1.3) < 1e-9);	/* 8 runs of 1 s + 0.3 */
-	sweep_progress_note(&cfg, &p, &pr, p.runs[0].cell, 1.5);
-	left = sweep_progress_left(&cfg, &p, &pr, 1, &known);
-	/* that cell's second run: 1.5; the 6 others: 1 s + 0.5 extra */
-	assert_true(fabs(left - 7 * 1.5) < 1e-9);
-	sweep_progress_free(&pr);
-	sweep_plan_free(&p);
-
-	assert_int_equal(sweep_plan_parse_rates("max", &cfg.dim[DIM_RATE]), 0);
-	assert_int_equal(sweep_plan_build(&cfg, &p), 0);
-	assert_int_equal(sweep_progress_init(&pr, p.n_cells, false), 0);
-	sweep_progress_left(&cfg, &p, &pr, 0, &known);
-	assert_false(known);
-	sweep_progress_note(&cfg, &p, &pr, p.runs[0].cell, 0.2);
-	left = sweep_progress_left(&cfg, &p, &pr, 1, &known);
-	assert_true(known);
-	assert_true(fabs(left - 7 * 0.2) < 1e-9);
-	sweep_progress_free(&pr);
-	sweep_plan_free(&p);
-
-	sweep_progress_clock_text(buf, sizeof(buf), 65.4);
-	assert_string_equal(buf, "1:05");
-	sweep_progress_clock_text(buf, sizeof(buf), 3723);
-	assert_string_equal(buf, "1:02:03");
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,7 +202,6 @@ int main(void)
 		cmocka_unit_test(test_rng),
 		cmocka_unit_test(test_matrix_and_order),
 		cmocka_unit_test(test_find_cell),
-		cmocka_unit_test(test_progress),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,131 @@
+/* compare: result files of several machines lined up cell by cell, and
+ * what is no result file, or one of another kind, refused in one line. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "scratch.h"
+#include "sweep_compare.h"
+#include "sweep_json.h"
+#include "sweepbuild.h"
+
+static void test_compare(void **state)
+{
+	char pa[256], pb[256], pc[256], err[256], *buf = NULL;
+	const char *files[2];
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	scratch_path(pa, sizeof(pa), "a.json");
+	sb_write_result(sweep_json_write, pa, 1.5, NULL);
+	/* a second machine where tgid costs more; compare lines them up */
+	scratch_path(pb, sizeof(pb), "b.json");
+	sb_write_result(sweep_json_write, pb, 2.0, "two");
+	files[0] = pa;
+	files[1] = pb;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(sweep_compare_files(f, files, 2, err, sizeof(err)), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "box, \"one\""));
+	assert_non_null(strstr(buf, "two"));
+	/* sys: (1.505 - 1.005) / 1.005 = +49.75%, (2.005 - 1.005) / 1.005 = +99.50% */
+	assert_non_null(strstr(buf, "rate=max listener=batch delayacct=keep"));
+	assert_non_null(strstr(buf, "+49.75 ±"));
+	assert_non_null(strstr(buf, "+99.50 ±"));
+	free(buf);
+
+	/* not a result file: a clear error */
+	scratch_put("x.json", "{\"format\": \"other\"}");
+	scratch_path(pc, sizeof(pc), "x.json");
+	files[1] = pc;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(sweep_compare_files(f, files, 2, err, sizeof(err)), -EBADMSG);
+	fclose(f);
+	free(buf);
+	assert_non_null(strstr(err, "is not an exitsweep result file"));
+
+	/* another kind: refused, naming both */
+	scratch_put("r.json", "{\"format\": \"" SWEEP_JSON_FORMAT "\", \"kind\": \"reap\", "
+		    "\"summary\": []}");
+	scratch_path(pc, sizeof(pc), "r.json");
+	f = open_memstream(&buf, &len);
+	assert_int_equal(sweep_compare_files(f, files, 2, err, sizeof(err)), -EINVAL);
+	fclose(f);
+	free(buf);
+	assert_non_null(strstr(err, "kind overhead but"));
+	assert_non_null(strstr(err, "one of kind reap: compare result files of one kind"));
+
+	/* an old file calling a zero-width interval significant: not shown so */
+	scratch_put("z.json", "{\"format\": \"" SWEEP_JSON_FORMAT "\", \"kind\": "
+		    "\"overhead\", \"runs_done\": 3, \"runs_planned\": 8, \"partial\": "
+		    "true, \"summary\": [{\"section\": \"tgid\", \"title\": \"t\", "
+		    "\"key\": \"k\", \"label\": \"User\", \"unit\": \"%\", \"value\": "
+		    "-100, \"lo\": -100, \"hi\": -100, \"significant\": true}]}");
+	scratch_path(pc, sizeof(pc), "z.json");
+	files[0] = pc;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(sweep_compare_files(f, files, 1, err, sizeof(err)), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "-100.0 ±0.0~"));
+	assert_non_null(strstr(buf, "3 of 8, partial"));
+	free(buf);
+}
+
+/* compare on what is not a result file: one line naming the file, where
+ * it stops being one and what it is instead -- never json-c's own words. */
+static void compare_err(const char *name, const char *text, const char *why)
+{
+	const char *files[1];
+	char p[256], err[1024];
+	FILE *f;
+	char *buf = NULL;
+	size_t len = 0;
+
+	scratch_put(name, text);
+	scratch_path(p, sizeof(p), name);
+	files[0] = p;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(sweep_compare_files(f, files, 1, err, sizeof(err)), -EBADMSG);
+	fclose(f);
+	assert_int_equal(len, 0);	/* no table */
+	free(buf);
+	assert_non_null(strstr(err, p));
+	assert_non_null(strstr(err, "is not an exitsweep result file"));
+	if (!strstr(err, why))
+		fail_msg("%s: \"%s\" lacks \"%s\"", name, err, why);
+	assert_null(strstr(err, "json_tokener"));
+	assert_null(strchr(err, '\n'));
+}
+
+static void test_compare_not_result(void **state)
+{
+	(void)state;
+	compare_err("empty.json", "", "it is empty");
+	compare_err("blank.json", " \n\n", "it is empty");
+	compare_err("cut.json", "{\n  \"format\": \"exitsweep/1\",\n  \"summ",
+		    "ends early, at line 3, column 8");
+	compare_err("runs.csv", "row,kind,cell\nrun,overhead,1\n",
+		    "not JSON at line 1, column 1 ('r')");
+	compare_err("bool.csv", "true,false\n", "more follows its JSON, at line 1, column 5");
+	compare_err("f.csv", "format,x\n", "not JSON at line 1, column 1 ('f')");
+	compare_err("two.json", "{}\n{}\n", "more follows its JSON, at line 2, column 1");
+	compare_err("arr.json", "[1, 2]", "without a \"format\" member");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_compare),
+		cmocka_unit_test(test_compare_not_result),
+	};
+
+	return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);
+}

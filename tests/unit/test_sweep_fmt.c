@@ -1,0 +1,55 @@
+/* How the figures of a sweep print in its tables: an overhead in percent
+ * with its interval and the mark of no significance, a mean to so many
+ * significant digits, a cost in the metric's unit. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "sweep_fmt.h"
+
+/* The table cell of those figures: sign, two decimals under 100, the
+ * mark only where not significant. */
+static void test_format_figures(void **state)
+{
+	char b[64];
+
+	(void)state;
+	assert_string_equal(sweep_fmt_pct_ci(b, sizeof(b), 25.0, 7.06365, true, true),
+			    "+25.00 ±7.06 ");
+	assert_string_equal(sweep_fmt_pct_ci(b, sizeof(b), 20.0, 24.84138, true, false),
+			    "+20.00 ±24.84~");
+	assert_string_equal(sweep_fmt_pct_ci(b, sizeof(b), 649.41, 12.3, true, true),
+			    "+649.4 ±12.3 ");
+	assert_string_equal(sweep_fmt_pct_ci(b, sizeof(b), -0.14, 0.5, true, false),
+			    "-0.14 ±0.50~");
+	assert_string_equal(sweep_fmt_pct_ci(b, sizeof(b), 1, 1, false, false), "n/a");
+	/* a narrow interval keeps its width visible */
+	assert_string_equal(sweep_fmt_pct_ci(b, sizeof(b), -0.0103, 0.0043, true, true),
+			    "-0.0103 ±0.0043 ");
+	assert_string_equal(sweep_fmt_pct_ci(b, sizeof(b), 0.012, 0.03, true, false),
+			    "+0.012 ±0.030~");
+	assert_string_equal(sweep_fmt_pct_ci(b, sizeof(b), 5, 0, true, true),
+			    "+5.00 ±0.00 ");
+	assert_string_equal(sweep_fmt_sig(b, sizeof(b), 1234.5678, 4), "1235");
+	assert_string_equal(sweep_fmt_sig(b, sizeof(b), 0.0123456, 4), "0.01235");
+	assert_string_equal(sweep_fmt_sig(b, sizeof(b), NAN, 4), "-");
+	/* costs in the metric's unit: sign, three digits, the mark */
+	assert_string_equal(sweep_fmt_diff(b, sizeof(b), 701.4, 675.2, true, true),
+			    "+701 ±675 ");
+	assert_string_equal(sweep_fmt_diff(b, sizeof(b), -0.388, 4.917, true, false),
+			    "-0.388 ±4.9~");
+	assert_string_equal(sweep_fmt_diff(b, sizeof(b), 1, 1, false, false), "n/a");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_format_figures),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
