@@ -1,4 +1,4 @@
-/* Keys of exitgen's --summary file (key=value, see kvfile.h) and of its
+/* Keys of exitgen's --summary file (key=value, see kv.h) and of its
  * --json object: written by genreport.c, read by exitsweep.  A contract
  * between programs: add keys, never rename one. */
 #ifndef COMMON_GEN_SUMMARY_H

@@ -1,19 +1,19 @@
 /* Messages for people: one line, program name first, what went wrong and
- * what to do.  Only main() and start-up code call die(). */
+ * what to do.  Only main() and start-up code call log_die(). */
 #ifndef COMMON_LOG_H
 #define COMMON_LOG_H
 
 #include <stdarg.h>
 
-extern const char *progname;
+extern const char *log_progname;
 
 void log_init(const char *argv0);
-void warnmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-_Noreturn void die(int status, const char *fmt, ...)
+void log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void log_die(int status, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* A bad invocation: the message, a pointer to --help, exit status 2. */
-_Noreturn void usage_die(const char *fmt, ...)
+_Noreturn void log_usage_die(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 
 /* Exit statuses every program uses; exitmon adds its own (mon_exit.h). */

@@ -37,7 +37,7 @@ int opts_next(struct opts *o, int argc, char **argv);
 /* A usage error for a bad value: "bad value for --NAME: 'VAL' (WHAT)". */
 _Noreturn void opts_bad_value(const char *name, const char *val,
 			      const char *what);
-/* An option's number (numparse's checks: range, suffix, no junk), or a
+/* An option's number (parse.h's checks: range, suffix, no junk), or a
  * usage error in opts_bad_value's wording; what says what --NAME takes,
  * such as "1 to 256". */
 uint64_t opts_u64(const char *name, const char *val, uint64_t min,

@@ -1,4 +1,4 @@
-/* Keys of exitprobe's --summary file (key=value, see kvfile.h): written by
+/* Keys of exitprobe's --summary file (key=value, see kv.h): written by
  * exitprobe, read by exitsweep.  The per-class key is built from the class
  * names: ns_per_exit_<tgid_on|tgid_off>_<listener|nolistener>. */
 #ifndef COMMON_PROBE_SUMMARY_H

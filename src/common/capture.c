@@ -12,7 +12,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "safeopen.h"
+#include "safe.h"
 
 #define PCAP_MAGIC 0xa1b2c3d4u	/* microsecond timestamps, native order */
 #define PCAP_MAGIC_NS 0xa1b23c4du	/* nanosecond timestamps (editcap, tcpdump) */

@@ -4,14 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *progname = "exitmon";
+const char *log_progname = "exitmon";
 
 void log_init(const char *argv0)
 {
 	const char *slash = argv0 ? strrchr(argv0, '/') : NULL;
 
 	if (argv0)
-		progname = slash ? slash + 1 : argv0;
+		log_progname = slash ? slash + 1 : argv0;
 }
 
 static void vmsg(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
@@ -22,10 +22,10 @@ static void vmsg(const char *fmt, va_list ap)
 
 	vsnprintf(line, sizeof(line), fmt, ap);
 	/* One write per line so lines from several threads never interleave. */
-	fprintf(stderr, "%s: %s\n", progname, line);
+	fprintf(stderr, "%s: %s\n", log_progname, line);
 }
 
-void warnmsg(const char *fmt, ...)
+void log_warn(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -34,7 +34,7 @@ void warnmsg(const char *fmt, ...)
 	va_end(ap);
 }
 
-void die(int status, const char *fmt, ...)
+void log_die(int status, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -44,7 +44,7 @@ void die(int status, const char *fmt, ...)
 	exit(status);
 }
 
-void usage_die(const char *fmt, ...)
+void log_usage_die(const char *fmt, ...)
 {
 	char msg[768];
 	va_list ap;
@@ -52,5 +52,5 @@ void usage_die(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	die(EXIT_USAGE, "%s; see '%s --help'", msg, progname);
+	log_die(EXIT_USAGE, "%s; see '%s --help'", msg, log_progname);
 }

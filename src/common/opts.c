@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "log.h"
-#include "numparse.h"
+#include "parse.h"
 
 void opts_init(struct opts *o, const struct opt_desc *t, size_t n)
 {
@@ -52,17 +52,17 @@ int opts_next(struct opts *o, int argc, char **argv)
 	int key = getopt_long(argc, argv, o->shortopts, o->lo, NULL);
 
 	if (key == '?' && optopt > 0 && optopt < 256)
-		usage_die("unknown option '-%c'", optopt);
+		log_usage_die("unknown option '-%c'", optopt);
 	if (key == '?')
-		usage_die("unknown option '%s'", argv[optind - 1]);
+		log_usage_die("unknown option '%s'", argv[optind - 1]);
 	if (key == ':')
-		usage_die("option --%s needs a value", name_of(o, optopt));
+		log_usage_die("option --%s needs a value", name_of(o, optopt));
 	return key;
 }
 
 void opts_bad_value(const char *name, const char *val, const char *what)
 {
-	usage_die("bad value for --%s: '%s' (%s)", name, val, what);
+	log_usage_die("bad value for --%s: '%s' (%s)", name, val, what);
 }
 
 typedef int parse_fn(const char *s, uint64_t min, uint64_t max, uint64_t *out);
@@ -108,7 +108,7 @@ double opts_double(const char *name, const char *val, double min, double max,
 void opts_no_operands(int argc, char **argv)
 {
 	if (optind < argc)
-		usage_die("unexpected argument '%s'", argv[optind]);
+		log_usage_die("unexpected argument '%s'", argv[optind]);
 }
 
 void opts_help(FILE *f, const char *usage, const struct opt_desc *t, size_t n)

@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "numparse.h"
+#include "parse.h"
 
 #define MAX_GROUP_THREADS 1024u
 #define MAX_WORK_CPU_US (600ull * 1000000)	/* ten minutes */

@@ -8,9 +8,9 @@
 
 #include "genreport.h"
 #include "log.h"
-#include "numparse.h"
+#include "parse.h"
 #include "opts.h"
-#include "safeopen.h"
+#include "safe.h"
 #include "spawn.h"
 
 enum {
@@ -70,7 +70,7 @@ static void set_tag(struct spawn_config *cfg, const char *v)
 		if (!strncmp(v, reserved_tags[i], SPAWN_TAG_MAX))
 			opts_bad_value("tag", v, "reserved for exitgen's own threads");
 	if (strlen(v) > SPAWN_TAG_MAX)
-		warnmsg("--tag '%s' is longer than the kernel keeps; tasks are "
+		log_warn("--tag '%s' is longer than the kernel keeps; tasks are "
 			"named '%.*s'", v, SPAWN_TAG_MAX, v);
 	snprintf(cfg->tag, sizeof(cfg->tag), "%.*s", SPAWN_TAG_MAX, v);
 }
@@ -175,7 +175,7 @@ static void take_option(struct cli *c, int val, const char *v)
 
 static _Noreturn void conflict(const char *a, const char *b)
 {
-	usage_die("%s cannot be combined with %s", a, b);
+	log_usage_die("%s cannot be combined with %s", a, b);
 }
 
 static void check_combinations(struct cli *c)
@@ -185,7 +185,7 @@ static void check_combinations(struct cli *c)
 	bool work = w->cpu_ns || w->touch_bytes || w->write_bytes;
 
 	if (cfg->exit_by == EXIT_BY_SIGNAL && cfg->shape == SHAPE_THREAD)
-		usage_die("--exit-by signal needs --shape process, fork or "
+		log_usage_die("--exit-by signal needs --shape process, fork or "
 			  "group:K (a signal kills a whole thread group)");
 	if (cfg->cohort) {
 		if (c->rate_set || c->count_set || cfg->duration > 0)
@@ -203,7 +203,7 @@ static void check_combinations(struct cli *c)
 	else if (!c->count_set)
 		cfg->count = UINT64_MAX;
 	if (cfg->rate > 0 && cfg->duration > 0 && cfg->duration * cfg->rate < 1)
-		usage_die("--duration %g at --rate %g holds no exit; make one "
+		log_usage_die("--duration %g at --rate %g holds no exit; make one "
 			  "of them larger", cfg->duration, cfg->rate);
 }
 
@@ -234,7 +234,7 @@ static void check_outputs(const struct cli *c)
 	int r;
 
 	if (c->summary && (r = safe_check_replace(c->summary)) < 0)
-		die(EXIT_RUNTIME, "cannot write the summary %s: %s; choose a "
+		log_die(EXIT_RUNTIME, "cannot write the summary %s: %s; choose a "
 		    "directory you can write", c->summary, safe_strerror(-r));
 }
 
@@ -249,16 +249,16 @@ static int exit_status(const struct spawn_result *res)
 static void explain_stop(const struct spawn_result *res)
 {
 	if (res->stopped_by == STOP_LIMIT)
-		warnmsg("stopped: the kernel refused more tasks (RLIMIT_NPROC, "
+		log_warn("stopped: the kernel refused more tasks (RLIMIT_NPROC, "
 			"threads-max or pid_max) while %s after %llu tasks; "
 			"raise the limit or lower --batch/--background",
 			res->error_what ? res->error_what : "creating a task",
 			(unsigned long long)res->created);
 	else if (res->stopped_by == STOP_ERROR)
-		warnmsg("stopped: %s failed: %s", res->error_what ?
+		log_warn("stopped: %s failed: %s", res->error_what ?
 			res->error_what : "the run", strerror(-res->error));
 	if (res->children_left)
-		warnmsg("%ld children were left behind (a bug: please report)",
+		log_warn("%ld children were left behind (a bug: please report)",
 			res->children_left);
 }
 
@@ -277,26 +277,26 @@ int main(int argc, char **argv)
 	check_outputs(&c);
 	r = spawn_run(&c.cfg, &res);
 	if (r < 0)
-		die(EXIT_RUNTIME, "%s: %s", res.error_what ? res.error_what :
+		log_die(EXIT_RUNTIME, "%s: %s", res.error_what ? res.error_what :
 		    "setting up", safe_strerror(-r));
 	if (genreport_build(&kv, &c.cfg, &res, &groups) < 0)
-		die(EXIT_RUNTIME, "building the report: out of memory");
+		log_die(EXIT_RUNTIME, "building the report: out of memory");
 	status = exit_status(&res);
 	/* The summary first: a reader of stdout that goes away must not
 	 * cost a script its results. */
 	if (c.summary && (r = genreport_summary(&kv, c.summary)) < 0) {
-		warnmsg("cannot write the summary %s: %s", c.summary,
+		log_warn("cannot write the summary %s: %s", c.summary,
 			safe_strerror(-r));
 		status = EXIT_RUNTIME;
 	}
 	if (c.json && !c.quiet && genreport_json(&kv, stdout) < 0) {
-		warnmsg("cannot build the JSON report: out of memory");
+		log_warn("cannot build the JSON report: out of memory");
 		status = EXIT_RUNTIME;
 	} else if (!c.json && !c.quiet) {
 		genreport_text(&kv, &c.cfg, &res, stdout);
 	}
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		warnmsg("cannot write the report: %s", strerror(errno));
+		log_warn("cannot write the report: %s", strerror(errno));
 		status = EXIT_RUNTIME;
 	}
 	explain_stop(&res);

@@ -8,7 +8,7 @@
 
 #include "gen_summary.h"
 #include "json_out.h"
-#include "safeopen.h"
+#include "safe.h"
 
 static struct rep_item *rep_add(struct replist *l, const char *key, enum rep_type t)
 {

@@ -9,7 +9,7 @@
 #include "spawn.h"
 #include "clock.h"
 #include "pace.h"
-#include "safeopen.h"
+#include "safe.h"
 #include "spawn_bg.h"
 #include "spawn_cohort.h"
 #include "spawn_ctx.h"

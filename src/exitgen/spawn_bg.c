@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "safeopen.h"
+#include "safe.h"
 
 /* Idle until killed; gone with us even if we are killed first. */
 static _Noreturn void bg_child(pid_t parent)

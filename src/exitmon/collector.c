@@ -119,7 +119,7 @@ static void note_unknown_fields(const struct exit_view *r)
 
 	if (atomic_flag_test_and_set(&said))
 		return;
-	warnmsg("the kernel sends struct taskstats version %u of %u bytes; this "
+	log_warn("the kernel sends struct taskstats version %u of %u bytes; this "
 		"exitmon knows the fields of versions up to %u (%zu bytes) and "
 		"does not write the rest (counted as newer_struct); a newer "
 		"exitmon may know them", r->version, r->stats_len,

@@ -75,15 +75,15 @@ static void set_fields(struct mon_config *cfg, const char *arg)
 	int r = format_cols_parse(arg, &cfg->fields, bad, sizeof(bad));
 
 	if (r == -EEXIST)
-		usage_die("--fields names '%s' twice", bad);
+		log_usage_die("--fields names '%s' twice", bad);
 	if (r < 0) {
-		/* Longer than usage_die's line: every name, so one reading
+		/* Longer than log_usage_die's line: every name, so one reading
 		 * of the error is enough to fix the command. */
 		format_cols_names(names, sizeof(names));
 		fprintf(stderr, "%s: --fields: %s%s%s; the columns are: all, %s; "
-			"see '%s --help'\n", progname,
+			"see '%s --help'\n", log_progname,
 			*bad ? "no column named '" : "an empty name in the list",
-			bad, *bad ? "'" : "", names, progname);
+			bad, *bad ? "'" : "", names, log_progname);
 		exit(EXIT_USAGE);
 	}
 	cfg->cols = strcmp(arg, "all") == 0 ? NULL : &cfg->fields;
@@ -95,7 +95,7 @@ static void set_cpus(struct mon_config *cfg, const char *arg)
 	int r = cpulist_read_file("/sys/devices/system/cpu/possible", &possible);
 
 	if (r < 0)
-		die(EXIT_RUNTIME, "cannot read /sys/devices/system/cpu/possible: %s",
+		log_die(EXIT_RUNTIME, "cannot read /sys/devices/system/cpu/possible: %s",
 		    strerror(-r));
 	r = arg ? cpulist_parse(arg, &cfg->cpus) : 0;
 	if (!arg) {
@@ -106,12 +106,12 @@ static void set_cpus(struct mon_config *cfg, const char *arg)
 		char p[256];
 
 		cpulist_format(&possible, p, sizeof(p));
-		die(EXIT_CPUMASK, "cpu list '%s' names CPUs that do not exist; "
+		log_die(EXIT_CPUMASK, "cpu list '%s' names CPUs that do not exist; "
 		    "possible CPUs are %s", arg, p);
 	}
 	if (cpulist_format(&cfg->cpus, cfg->cpulist, sizeof(cfg->cpulist)) >=
 	    sizeof(cfg->cpulist))
-		die(EXIT_USAGE, "cpu list too long");
+		log_die(EXIT_USAGE, "cpu list too long");
 }
 
 /* The receive loop's numbers: true when key was one of them. */
@@ -233,15 +233,15 @@ static void parse_args(int argc, char **argv, struct mon_config *cfg)
 	}
 	opts_no_operands(argc, argv);
 	if (cfg->fields.n && cfg->fmt == FMT_TEXT)
-		usage_die("--fields chooses the columns of csv and jsonl; the "
+		log_usage_die("--fields chooses the columns of csv and jsonl; the "
 			  "text format has its own: add -f csv or -f jsonl");
 	if (cfg->replay && live)
-		usage_die("--replay reads a file: --%s applies only to a live "
+		log_usage_die("--replay reads a file: --%s applies only to a live "
 			  "collector", option_name(live));
 	if (!cfg->replay)
 		set_cpus(cfg, cpus_arg);
 	if (!cfg->replay && cfg->shards > cpulist_count(&cfg->cpus))
-		usage_die("--shards %u is more than the %u registered CPUs",
+		log_usage_die("--shards %u is more than the %u registered CPUs",
 			    cfg->shards, cpulist_count(&cfg->cpus));
 }
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "safeopen.h"
+#include "safe.h"
 
 struct mbuf {
 	char buf[8192];

@@ -14,7 +14,7 @@
 #include "capture.h"
 #include "log.h"
 #include "report.h"
-#include "safeopen.h"
+#include "safe.h"
 
 /* Every packet of the capture through the collector; an oversized one is
  * skipped and counted, an empty one counted malformed (as exitstat does),
@@ -37,13 +37,13 @@ static void replay_packets(struct capture_reader *rd, struct collector *col,
 			oversized++;
 	}
 	if (oversized) {
-		warnmsg("capture %s: %llu packets larger than %d bytes skipped "
+		log_warn("capture %s: %llu packets larger than %d bytes skipped "
 			"(counted as truncated)", path,
 			(unsigned long long)oversized, CAPTURE_SNAPLEN);
 		col->n.truncated += oversized;
 	}
 	if (r == -EBADMSG) {
-		warnmsg("capture %s ends in a partial packet (ignored)",
+		log_warn("capture %s ends in a partial packet (ignored)",
 			path);
 		col->n.truncated++;
 	}
@@ -60,7 +60,7 @@ static int replay_run(struct mon *m, struct capture_reader *rd)
 
 	mon_state_wiring(m, false, &w);
 	if (collector_init(&col, &w) < 0) {
-		warnmsg("out of memory");
+		log_warn("out of memory");
 		return EXIT_RUNTIME;
 	}
 	m->t0 = mono_s();
@@ -73,7 +73,7 @@ static int replay_run(struct mon *m, struct capture_reader *rd)
 	report_final(&col.n, &ri);
 	if (m->cfg->summary &&
 	    (r = report_summary(m->cfg->summary, &col.n, &ri)) < 0) {
-		warnmsg("cannot write summary %s: %s", m->cfg->summary,
+		log_warn("cannot write summary %s: %s", m->cfg->summary,
 			safe_strerror(-r));
 		status = EXIT_OUTPUT;
 	}
@@ -109,7 +109,7 @@ int mon_replay(const struct mon_config *cfg)
 	memset(&m, 0, sizeof(m));
 	m.cfg = cfg;
 	if ((r = capture_read_open(cfg->replay, &rd)) < 0) {
-		warnmsg("cannot read capture %s: %s", cfg->replay,
+		log_warn("cannot read capture %s: %s", cfg->replay,
 			r == -EINVAL ? not_a_capture(cfg->replay, why, sizeof(why)) :
 			strerror(-r));
 		return EXIT_USAGE;

@@ -20,7 +20,7 @@
 #include "notify.h"
 #include "pidfile.h"
 #include "report.h"
-#include "safeopen.h"
+#include "safe.h"
 #include "shard.h"
 
 #define TICK_MS 50
@@ -62,7 +62,7 @@ static void write_metrics(struct mon *m, double now)
 	g.cpu_sys = ri.cpu_sys;
 	g.start_time = m->start_unix;
 	if ((r = metrics_write(m->cfg->metrics, n, &g)) < 0)
-		warnmsg("cannot write metrics %s: %s", m->cfg->metrics,
+		log_warn("cannot write metrics %s: %s", m->cfg->metrics,
 			strerror(-r));
 	m->last_metrics = now;
 	m->records_at_metrics = m->total.records;
@@ -81,7 +81,7 @@ static void print_stats(struct mon *m, double now)
 
 static void warn_deleted(const struct mon *m, uint64_t lost)
 {
-	warnmsg("%s was deleted while open: the %llu records written to it "
+	log_warn("%s was deleted while open: the %llu records written to it "
 		"are lost (counted as unwritten)", m->cfg->output,
 		(unsigned long long)lost);
 }
@@ -93,10 +93,10 @@ static void watch_output(struct mon *m)
 	const char *name = m->cfg->output ? m->cfg->output : "standard output";
 
 	if (e && e != m->out_err)
-		warnmsg("writing %s failed: %s; records are counted as unwritten "
+		log_warn("writing %s failed: %s; records are counted as unwritten "
 			"until it works again", name, strerror(-e));
 	else if (!e && m->out_err)
-		warnmsg("writing %s works again", name);
+		log_warn("writing %s works again", name);
 	m->out_err = e;
 }
 
@@ -105,11 +105,11 @@ static void watch_capture(struct mon *m)
 	int e = m->cap ? capture_error(m->cap) : 0;
 
 	if (e && e != m->cap_err)
-		warnmsg("writing capture %s failed: %s; packets are counted as "
+		log_warn("writing capture %s failed: %s; packets are counted as "
 			"capture_errors until it works again", m->cfg->capture,
 			strerror(-e));
 	else if (!e && m->cap_err)
-		warnmsg("writing capture %s works again", m->cfg->capture);
+		log_warn("writing capture %s works again", m->cfg->capture);
 	m->cap_err = e;
 }
 
@@ -126,7 +126,7 @@ static void tick(struct mon *m, double now)
 
 		mon_signal_reopen = 0;
 		if ((r = output_reopen(&m->out, &lost)) < 0)
-			warnmsg("cannot reopen %s: %s; still writing to the file "
+			log_warn("cannot reopen %s: %s; still writing to the file "
 				"opened before", cfg->output, output_strerror(-r));
 		if (lost)
 			warn_deleted(m, lost);
@@ -198,12 +198,12 @@ static int report(struct mon *m, struct run_info *ri, int status)
 	report_fill_usage(ri);
 	report_final(n, ri);
 	if (n->unwritten)
-		warnmsg("%llu records could not be written (%s)",
+		log_warn("%llu records could not be written (%s)",
 			(unsigned long long)n->unwritten,
 			m->out.ever_err ? strerror(-m->out.ever_err)
 					: "the reader did not keep up");
 	if (m->cfg->summary && (r = report_summary(m->cfg->summary, n, ri)) < 0) {
-		warnmsg("cannot write summary %s: %s", m->cfg->summary,
+		log_warn("cannot write summary %s: %s", m->cfg->summary,
 			safe_strerror(-r));
 		return status ? status : EXIT_OUTPUT;
 	}

@@ -8,7 +8,7 @@
 #include "capture.h"
 #include "log.h"
 #include "paths.h"
-#include "safeopen.h"
+#include "safe.h"
 #include "shard.h"
 
 static int open_pidfile(struct mon *m)
@@ -17,14 +17,14 @@ static int open_pidfile(struct mon *m)
 	int r = pidfile_lock(&m->pidfile, m->cfg->pidfile, &holder);
 
 	if (r == -EAGAIN && holder)
-		warnmsg("another exitmon (pid %ld) holds the pid file %s: stop "
+		log_warn("another exitmon (pid %ld) holds the pid file %s: stop "
 			"it first, or give this one its own --pidfile",
 			holder, m->cfg->pidfile);
 	else if (r == -EAGAIN)
-		warnmsg("another exitmon holds the pid file %s: stop it first, "
+		log_warn("another exitmon holds the pid file %s: stop it first, "
 			"or give this one its own --pidfile", m->cfg->pidfile);
 	else if (r < 0)
-		warnmsg("cannot open pid file %s: %s", m->cfg->pidfile,
+		log_warn("cannot open pid file %s: %s", m->cfg->pidfile,
 			safe_strerror(-r));
 	return r == -EAGAIN ? EXIT_RUNTIME : r < 0 ? EXIT_OUTPUT : 0;
 }
@@ -43,27 +43,27 @@ int mon_sinks_open(struct mon *m)
 	if (cfg->pidfile && (r = open_pidfile(m)))
 		return r;
 	if (cfg->capture && (r = capture_open(cfg->capture, &m->cap)) < 0) {
-		warnmsg("cannot open capture file %s: %s", cfg->capture,
+		log_warn("cannot open capture file %s: %s", cfg->capture,
 			r == -EINVAL ? "it exists and is not a netlink pcap "
 			"capture; choose a new file" : safe_strerror(-r));
 		return EXIT_OUTPUT;
 	}
 	for (i = 0; i < m->n_opened; i++)	/* opened after the shards */
 		if (shard_capture_to(&m->shards[i], m->cap) < 0) {
-			warnmsg("out of memory");
+			log_warn("out of memory");
 			return EXIT_RUNTIME;
 		}
 	if ((r = paths_distinct(cfg)))
 		return r;
 	m->out_open = true;	/* set up even when the open fails */
 	if ((r = output_open(&m->out, cfg->output, cfg->fmt, cfg->cols)) < 0) {
-		warnmsg("cannot open output %s: %s%s", cfg->output ? cfg->output :
+		log_warn("cannot open output %s: %s%s", cfg->output ? cfg->output :
 			"(stdout)", output_strerror(-r), r == -OUTPUT_EOTHERCOLS ?
 			"" : "; choose a writable file with -o");
 		return EXIT_OUTPUT;
 	}
 	if (m->out.repaired)
-		warnmsg("%s ended in a partial record (%llu bytes), cut off "
+		log_warn("%s ended in a partial record (%llu bytes), cut off "
 			"before appending", cfg->output,
 			(unsigned long long)m->out.repaired);
 	return paths_distinct(cfg);

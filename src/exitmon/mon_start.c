@@ -18,14 +18,14 @@
 #include "notify.h"
 #include "paths.h"
 #include "privs.h"
-#include "safeopen.h"
+#include "safe.h"
 #include "shard.h"
 
 #define SELFCHECK_TIMEOUT_MS 2000
 
 static int no_capability(void)
 {
-	warnmsg("registering the taskstats listener needs CAP_NET_ADMIN: run "
+	log_warn("registering the taskstats listener needs CAP_NET_ADMIN: run "
 		"as root, grant it with `setcap cap_net_admin+ep exitmon`, or use "
 		"the exitmon.service unit");
 	return EXIT_NOPERM;
@@ -41,23 +41,23 @@ static int explain_register_error(const struct shard *s, int r)
 	if (r == -EPERM && !caps_have_net_admin())
 		return no_capability();
 	if (r == -EPERM) {
-		warnmsg("the kernel refused registration (EPERM)%s%s: exitmon must "
+		log_warn("the kernel refused registration (EPERM)%s%s: exitmon must "
 			"run in the initial user namespace (not in a rootless "
 			"container or under systemd PrivateUsers=)", sep, ack);
 		return EXIT_NAMESPACE;
 	}
 	if (r == -EINVAL) {
-		warnmsg("the kernel refused registration (EINVAL)%s%s: exitmon must "
+		log_warn("the kernel refused registration (EINVAL)%s%s: exitmon must "
 			"run in the initial PID namespace (on the host, or a "
 			"container started with --pid=host)", sep, ack);
 		return EXIT_NAMESPACE;
 	}
 	if (r == -ERANGE) {
-		warnmsg("the kernel refused cpu list %s (ERANGE)%s%s: give CPUs "
+		log_warn("the kernel refused cpu list %s (ERANGE)%s%s: give CPUs "
 			"from /sys/devices/system/cpu/possible", s->cpulist, sep, ack);
 		return EXIT_CPUMASK;
 	}
-	warnmsg("registering the taskstats listener failed: %s%s%s",
+	log_warn("registering the taskstats listener failed: %s%s%s",
 		strerror(-r), sep, ack);
 	return EXIT_RUNTIME;
 }
@@ -78,12 +78,12 @@ static int open_shards(struct mon *m)
 		r = shard_open(&m->shards[i], m->cfg, i, &w);
 		m->n_opened = i + 1;
 		if (r == -ENOENT) {
-			warnmsg("the kernel has no TASKSTATS generic netlink family: "
+			log_warn("the kernel has no TASKSTATS generic netlink family: "
 				"it needs CONFIG_TASKSTATS=y");
 			return EXIT_NOFAMILY;
 		}
 		if (r < 0) {
-			warnmsg("cannot open a generic netlink socket: %s",
+			log_warn("cannot open a generic netlink socket: %s",
 				strerror(-r));
 			return EXIT_RUNTIME;
 		}
@@ -100,7 +100,7 @@ static int drop_privileges(const struct mon *m)
 	if (geteuid() != 0 && !m->cfg->user && caps_only_net_admin())
 		return 0;
 	if ((r = privs_drop(m->cfg->user, &what)) < 0) {
-		warnmsg("cannot drop privileges: failed to %s: %s", what,
+		log_warn("cannot drop privileges: failed to %s: %s", what,
 			strerror(-r));
 		return EXIT_RUNTIME;
 	}
@@ -116,7 +116,7 @@ static int register_shards(struct mon *m)
 		struct shard *s = &m->shards[i];
 
 		if ((r = shard_set_rcvbuf(s)) < 0)
-			warnmsg("cannot set the receive buffer to %llu bytes: %s",
+			log_warn("cannot set the receive buffer to %llu bytes: %s",
 				(unsigned long long)m->cfg->rcvbuf, strerror(-r));
 		if ((r = shard_register(s)) < 0)
 			return explain_register_error(s, r);
@@ -133,13 +133,13 @@ static int self_check(struct mon *m)
 					 &mon_signal_stop);
 
 		if (r < 0) {
-			warnmsg("self-check: cannot run a thread on CPUs %s (%s); "
+			log_warn("self-check: cannot run a thread on CPUs %s (%s); "
 				"--no-self-check skips this test",
 				m->shards[i].cpulist, strerror(-r));
 			return EXIT_RUNTIME;
 		}
 		if (r == 0 && !mon_signal_stop) {
-			warnmsg("registered, but no exit record arrived within "
+			log_warn("registered, but no exit record arrived within "
 				"%d ms: exitmon must run in the initial network "
 				"namespace (not in a container network or under "
 				"systemd PrivateNetwork=); --no-self-check skips "
@@ -155,7 +155,7 @@ static int write_pidfile(struct mon *m)
 	int r = pidfile_write(&m->pidfile);
 
 	if (r < 0) {
-		warnmsg("cannot write pid file %s: %s", m->cfg->pidfile,
+		log_warn("cannot write pid file %s: %s", m->cfg->pidfile,
 			strerror(-r));
 		return EXIT_OUTPUT;
 	}
@@ -176,7 +176,7 @@ int mon_start(struct mon *m)
 		return r;
 	for (i = 0; i < m->n_opened; i++)
 		if ((r = shard_start(&m->shards[i])) < 0) {
-			warnmsg("cannot start a receive thread: %s", strerror(-r));
+			log_warn("cannot start a receive thread: %s", strerror(-r));
 			return EXIT_RUNTIME;
 		}
 	if (m->cfg->pidfile && (r = write_pidfile(m)))

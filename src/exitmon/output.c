@@ -12,7 +12,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "safeopen.h"
+#include "safe.h"
 
 #define OUTPUT_BUF (256 * 1024)
 /* What a stalled reader may leave queued before records are counted lost. */

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "safeopen.h"
+#include "safe.h"
 
 struct named {
 	const char *opt, *path;
@@ -48,7 +48,7 @@ int paths_distinct(const struct mon_config *cfg)
 			    n[i].st.st_dev != n[j].st.st_dev ||
 			    n[i].st.st_ino != n[j].st.st_ino)
 				continue;
-			warnmsg("%s %s and %s %s are the same file: give each "
+			log_warn("%s %s and %s %s are the same file: give each "
 				"its own file", n[i].opt, n[i].path, n[j].opt,
 				n[j].path);
 			return EXIT_USAGE;
@@ -66,7 +66,7 @@ int paths_check_replaced(const struct mon_config *cfg)
 	for (i = 0; i < 2; i++) {
 		if (!path[i] || (r = safe_check_replace(path[i])) == 0)
 			continue;
-		warnmsg("cannot write %s %s as uid %u: %s; choose a directory "
+		log_warn("cannot write %s %s as uid %u: %s; choose a directory "
 			"that user can write", opt[i], path[i],
 			(unsigned)geteuid(), safe_strerror(-r));
 		return EXIT_OUTPUT;

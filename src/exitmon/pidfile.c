@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "safeopen.h"
+#include "safe.h"
 
 /* The pid a live holder wrote, or 0 while it has not written one yet. */
 static long read_holder(int fd)

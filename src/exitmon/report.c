@@ -5,12 +5,12 @@
 #include <stdio.h>
 #include <sys/resource.h>
 
-#include "kvfile.h"
+#include "kv.h"
 #include "log.h"
 
 void report_stats_line(const struct mon_counters *n, double seconds, double rate)
 {
-	warnmsg("stats: %.1fs records=%" PRIu64 " pid=%" PRIu64 " tgid=%" PRIu64
+	log_warn("stats: %.1fs records=%" PRIu64 " pid=%" PRIu64 " tgid=%" PRIu64
 		" matched=%" PRIu64 " filtered=%" PRIu64 " after_count=%" PRIu64
 		" written=%" PRIu64 " unwritten=%" PRIu64
 		" dropped=%" PRIu64 " enobufs=%" PRIu64 " truncated=%" PRIu64
@@ -22,7 +22,7 @@ void report_stats_line(const struct mon_counters *n, double seconds, double rate
 
 void report_final(const struct mon_counters *n, const struct run_info *ri)
 {
-	warnmsg("done: %" PRIu64 " records (%" PRIu64 " pid, %" PRIu64
+	log_warn("done: %" PRIu64 " records (%" PRIu64 " pid, %" PRIu64
 		" tgid): %" PRIu64 " matched, %" PRIu64 " filtered out, %"
 		PRIu64 " after the count; %" PRIu64 " written in %.2fs; "
 		"lost: %" PRIu64 " dropped, %" PRIu64 " ENOBUFS episodes, %"
@@ -32,15 +32,15 @@ void report_final(const struct mon_counters *n, const struct run_info *ri)
 		n->dropped, n->enobufs, n->truncated, n->malformed,
 		n->unwritten);
 	if (n->implausible)
-		warnmsg("%" PRIu64 " records report a wait longer than the task "
+		log_warn("%" PRIu64 " records report a wait longer than the task "
 			"lived, or a timestamp that is no time (the kernel's "
 			"figure is wrong; written as sent)", n->implausible);
 	if (n->newer_struct)
-		warnmsg("%" PRIu64 " records carried fields newer than this "
+		log_warn("%" PRIu64 " records carried fields newer than this "
 			"exitmon knows (not written): a newer exitmon may know "
 			"them", n->newer_struct);
 	if (n->dropped || n->enobufs)
-		warnmsg("records were lost because the receive queue overflowed: "
+		log_warn("records were lost because the receive queue overflowed: "
 			"raise --rcvbuf or lower --interval");
 }
 

@@ -15,7 +15,7 @@
 #include "probe_bpf.h"
 #include "probe_cmd.h"
 #include "probe_report.h"
-#include "safeopen.h"
+#include "safe.h"
 #include "stopsig.h"
 
 /* exitprobe's own exit statuses; otherwise the command's is passed on. */
@@ -77,7 +77,7 @@ static void set_period(struct cli *c, const char *v)
 			       "microseconds, 50 to 1000000");
 
 	if (us < PERIOD_MIN_US)
-		usage_die("--period %s is too short: below %d us the sampler's "
+		log_usage_die("--period %s is too short: below %d us the sampler's "
 			  "own interrupts inflate the estimate (and can livelock "
 			  "the machine); use %d or more", v, PERIOD_MIN_US,
 			  PERIOD_MIN_US);
@@ -89,7 +89,7 @@ static void add_listener(struct cli *c, const char *v)
 	uint32_t pid = opts_u32("listener-pid", v, 1, 4194304, "a process id");
 
 	if (c->s.ndeclared == PROBE_MAX_LISTENERS)
-		usage_die("at most %d --listener-pid options", PROBE_MAX_LISTENERS);
+		log_usage_die("at most %d --listener-pid options", PROBE_MAX_LISTENERS);
 	c->declared[c->s.ndeclared++] = (__s32)pid;
 }
 
@@ -128,10 +128,10 @@ static void parse_args(struct cli *c, int argc, char **argv)
 		take_option(c, key, optarg);
 	c->cmd = optind < argc ? argv + optind : NULL;
 	if (c->cmd && c->duration > 0)
-		usage_die("--duration is for a run without a command; the "
+		log_usage_die("--duration is for a run without a command; the "
 			  "command's own run time bounds the measurement");
 	if (!c->cmd && c->duration == 0 && !c->s.all)
-		usage_die("no command: give one after --, or measure every exit "
+		log_usage_die("no command: give one after --, or measure every exit "
 			  "with --duration S");
 	if (!c->cmd)
 		c->s.all = true;
@@ -146,11 +146,11 @@ static void check_start(const struct cli *c)
 
 	for (size_t i = 0; i < c->s.ndeclared; i++)
 		if (kill(c->declared[i], 0) < 0 && errno == ESRCH)
-			die(EXIT_USAGE, "--listener-pid %d: no such process; give "
+			log_die(EXIT_USAGE, "--listener-pid %d: no such process; give "
 			    "the pid of a taskstats listener that runs (e.g. "
 			    "exitmon's)", c->declared[i]);
 	if (c->summary && (r = safe_check_replace(c->summary)) < 0)
-		die(EXIT_USAGE, "cannot write the summary %s: %s; choose a "
+		log_die(EXIT_USAGE, "cannot write the summary %s: %s; choose a "
 		    "directory you can write", c->summary, safe_strerror(-r));
 }
 
@@ -198,7 +198,7 @@ static int start_probe(struct cli *c, struct probe *p, struct probe_cmd *cmd)
 	int r;
 
 	if (c->cmd && (r = probe_cmd_spawn(cmd, c->cmd)) < 0)
-		die(XP_RUNTIME, "cannot start '%s': %s", c->cmd[0], strerror(-r));
+		log_die(XP_RUNTIME, "cannot start '%s': %s", c->cmd[0], strerror(-r));
 	r = probe_bpf_start(p, &c->s);
 	if (r == 0 && c->cmd)
 		r = probe_bpf_track(p, cmd->pid);
@@ -207,7 +207,7 @@ static int start_probe(struct cli *c, struct probe *p, struct probe_cmd *cmd)
 			probe_cmd_abort(cmd);
 		if (p->skel)
 			probe_bpf_stop(p);
-		die(p->fail == FAIL_NOBPF ? XP_NOBPF : p->fail == FAIL_METHOD ?
+		log_die(p->fail == FAIL_NOBPF ? XP_NOBPF : p->fail == FAIL_METHOD ?
 		    XP_METHOD : XP_RUNTIME, "%s", p->reason[0] ? p->reason :
 		    strerror(-r));
 	}
@@ -243,7 +243,7 @@ static int measure(struct cli *c, struct probe_cmd *cmd, struct probe *p)
 		 * (of no exits) is still written, as for a later signal. */
 		if (r == -EPIPE && WIFSIGNALED(st))
 			return probe_cmd_exit_code(st);
-		warnmsg("cannot run '%s': %s", c->cmd[0], strerror(-r));
+		log_warn("cannot run '%s': %s", c->cmd[0], strerror(-r));
 		probe_bpf_stop(p);
 		exit(r == -ENOENT ? 127 : 126);
 	}
@@ -261,11 +261,11 @@ static int finish(struct cli *c, struct probe *p, struct probe_result *res)
 	res->period_ns = c->s.period_ns;
 	res->nev = p->nev;
 	if (r < 0) {
-		warnmsg("cannot read the probe's counters: %s", strerror(-r));
+		log_warn("cannot read the probe's counters: %s", strerror(-r));
 		return r;
 	}
 	if (c->summary && (r = probe_report_summary(res, c->summary)) < 0) {
-		warnmsg("cannot write the summary %s: %s", c->summary,
+		log_warn("cannot write the summary %s: %s", c->summary,
 			safe_strerror(-r));
 		return r;
 	}

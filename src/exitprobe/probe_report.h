@@ -9,7 +9,7 @@
 
 #include "probe_abi.h"
 #include "probe_bpf.h"
-#include "kvfile.h"
+#include "kv.h"
 #include "probe_est.h"
 
 struct probe_result {

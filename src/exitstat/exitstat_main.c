@@ -9,7 +9,7 @@
 #include "stat_group.h"
 #include "stat_input.h"
 #include "log.h"
-#include "numparse.h"
+#include "parse.h"
 #include "opts.h"
 #include "stat_report.h"
 #include "stat_select.h"
@@ -156,10 +156,10 @@ static void parse_args(int argc, char **argv, struct cfg *c)
 	c->nfiles = first < argc ? argc - first : 1;
 	/* A listing is neither grouped nor sorted: say so, not ignore it. */
 	if (c->list && c->summary_opt)
-		usage_die("%s is for a summary; --list lists every selected exit "
+		log_usage_die("%s is for a summary; --list lists every selected exit "
 			  "in input order: drop one of the two", c->summary_opt);
 	if (c->sel.since_set && c->sel.until_set && c->sel.since >= c->sel.until)
-		warnmsg("--since is not before --until: no exit can be selected, "
+		log_warn("--since is not before --until: no exit can be selected, "
 			"the %s will be empty", c->list ? "listing" : "summary");
 }
 
@@ -187,7 +187,7 @@ static void read_note(const struct run *run, const struct in_counts *n)
 		return;
 	fprintf(stderr, "%s: %llu records read, %llu selected: %llu pid rows summed, "
 		"%llu tgid rows not summed (their threads are pid rows); %llu "
-		"implausible records kept out of the delay columns\n", progname,
+		"implausible records kept out of the delay columns\n", log_progname,
 		(unsigned long long)n->records, (unsigned long long)run->selected,
 		(unsigned long long)run->g.total.exits,
 		(unsigned long long)run->g.tgid_rows,
@@ -206,14 +206,14 @@ static void limit_notes(const struct run *run)
 		saturated += !!(stat_group_at(g, i)->flags & G_SATURATED);
 	}
 	if (g->folded)
-		warnmsg("more groups than --max-groups %zu: %llu folded into the "
+		log_warn("more groups than --max-groups %zu: %llu folded into the "
 			"other row (the smaller half by %s each time the table "
 			"filled); %zu groups marked partial came back after a fold "
 			"(their earlier exits are in other)", g->max,
 			(unsigned long long)g->folded,
 			stat_group_stat_name(g->fold_by), partial);
 	if (g->total.flags & G_SATURATED)
-		warnmsg("sums reached %llu, the largest a 64-bit figure holds, "
+		log_warn("sums reached %llu, the largest a 64-bit figure holds, "
 			"and stopped there (in TOTAL%s and %zu groups): read "
 			"those figures as at least that", (unsigned long long)UINT64_MAX,
 			g->other.flags & G_SATURATED ? ", other" : "", saturated);
@@ -248,7 +248,7 @@ static int read_all(struct run *run, struct in_counts *n)
 		int r = stat_input_read(c->files[i], &proto, on_record, run, n);
 
 		if (r < 0 && r != -EPROTO)
-			warnmsg("cannot read %s: %s", c->files[i], strerror(-r));
+			log_warn("cannot read %s: %s", c->files[i], strerror(-r));
 		if (r < 0)
 			status = EXIT_RUNTIME;
 		else
@@ -273,22 +273,22 @@ int main(int argc, char **argv)
 	log_init(argv[0]);
 	parse_args(argc, argv, &c);
 	if (stat_group_init(&run.g, c.by, c.max_groups, c.rep.sort) < 0)
-		die(EXIT_RUNTIME, "out of memory");
+		log_die(EXIT_RUNTIME, "out of memory");
 	if (c.list)
 		stat_report_list_header(stdout, c.rep.fmt);
 	status = read_all(&run, &n);
 	if (status < 0)
 		return -status;
 	if (run.nomem)
-		die(EXIT_RUNTIME, "out of memory after %llu groups",
+		log_die(EXIT_RUNTIME, "out of memory after %llu groups",
 		    (unsigned long long)run.g.n);
 	if (!c.list && stat_report_summary(stdout, &run.g, &c.rep) < 0)
-		die(EXIT_RUNTIME, "out of memory sorting %zu groups", run.g.n);
+		log_die(EXIT_RUNTIME, "out of memory sorting %zu groups", run.g.n);
 	read_note(&run, &n);
 	if (!c.list)
 		limit_notes(&run);
 	stat_group_free(&run.g);
 	if (fflush(stdout) != 0 || ferror(stdout))
-		die(EXIT_RUNTIME, "cannot write the output: %s", strerror(errno));
+		log_die(EXIT_RUNTIME, "cannot write the output: %s", strerror(errno));
 	return status;
 }

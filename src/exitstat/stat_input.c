@@ -21,13 +21,13 @@ static void stream_note(const char *path, int err, uint64_t records)
 	unsigned long long k = (unsigned long long)records;
 
 	if (err == -EBADMSG)
-		warnmsg("%s: damaged gzip data after %llu records: the rest of the "
+		log_warn("%s: damaged gzip data after %llu records: the rest of the "
 			"file is not read", path, k);
 	else if (err == -ENODATA)
-		warnmsg("%s: the gzip data ends early after %llu records (the file "
+		log_warn("%s: the gzip data ends early after %llu records (the file "
 			"is cut short): the rest is missing", path, k);
 	else
-		warnmsg("%s: read error after %llu records: %s: the rest of the file "
+		log_warn("%s: read error after %llu records: %s: the rest of the file "
 			"is not read", path, k, strerror(-err));
 }
 
@@ -70,10 +70,10 @@ static void pcap_msg(void *arg, const struct nlmsghdr *nh)
 static void pcap_notes(const char *path, const struct pcap_state *s)
 {
 	if (s->malformed)
-		warnmsg("%s: %llu malformed messages skipped", path,
+		log_warn("%s: %llu malformed messages skipped", path,
 			(unsigned long long)s->malformed);
 	if (s->oversized)
-		warnmsg("%s: %llu packets larger than %d bytes skipped (counted as "
+		log_warn("%s: %llu packets larger than %d bytes skipped (counted as "
 			"truncated)", path, (unsigned long long)s->oversized,
 			CAPTURE_SNAPLEN);
 }
@@ -109,7 +109,7 @@ static int read_pcap(struct linein *l, const char *path, in_record_fn fn,
 		stream_note(path, l->err, n->records - before);
 		n->incomplete++;
 	} else if (r == -EBADMSG) {
-		warnmsg("%s: the capture ends inside a packet (cut short): that "
+		log_warn("%s: the capture ends inside a packet (cut short): that "
 			"packet is not read", path);
 		n->truncated++;
 	}
@@ -163,15 +163,15 @@ static int text_line(struct text_state *s, bool json, const char *p, size_t len,
 static void text_notes(const char *path, const struct text_state *s, bool json)
 {
 	if (s->rr.unknown)
-		warnmsg("%s: %u %s%s this exitstat does not know (first: %s), "
+		log_warn("%s: %u %s%s this exitstat does not know (first: %s), "
 			"ignored: written by a newer exitmon?", path, s->rr.unknown,
 			json ? "key" : "column", s->rr.unknown == 1 ? "" : "s",
 			s->rr.first_unknown);
 	if (s->truncated)
-		warnmsg("%s: the last line is cut short (no newline), not counted: "
+		log_warn("%s: the last line is cut short (no newline), not counted: "
 			"the writer was stopped mid-line", path);
 	if (s->malformed)
-		warnmsg("%s: %llu malformed lines skipped", path,
+		log_warn("%s: %llu malformed lines skipped", path,
 			(unsigned long long)s->malformed);
 }
 
@@ -183,7 +183,7 @@ static void missing_note(const char *path, const struct recread *rr)
 	unsigned n = recread_csv_missing(rr, names, sizeof(names));
 
 	if (n)
-		warnmsg("%s: %u column%s the figures need %s missing (%s%s): "
+		log_warn("%s: %u column%s the figures need %s missing (%s%s): "
 			"counted as 0; collect with -F all for them", path, n,
 			n == 1 ? "" : "s", n == 1 ? "is" : "are", names,
 			strlen(names) + 1 >= sizeof(names) ? "..." : "");
@@ -205,13 +205,13 @@ static int read_header(struct linein *l, const char *path, struct recread *rr)
 		if (k < 0 && k != -E2BIG)
 			stream_note(path, k, 0);
 		else
-			warnmsg("%s: not exitmon's CSV or JSON lines (no header row with "
+			log_warn("%s: not exitmon's CSV or JSON lines (no header row with "
 				"type and pid columns): give exitstat what exitmon -f csv, "
 				"-f jsonl or --capture wrote", path);
 		return -EPROTO;
 	}
 	if (h == -EEXIST) {
-		warnmsg("%s: the header names column %s twice: not exitmon's "
+		log_warn("%s: the header names column %s twice: not exitmon's "
 			"(refused: which one is meant?)", path, rr->duplicate);
 		return -EPROTO;
 	}
@@ -279,7 +279,7 @@ int stat_input_read(const char *path, const struct recread *proto, in_record_fn 
 		;
 	pcap = capture_sniff(l.buf, l.end, what, sizeof(what));
 	if (pcap && *pcap) {
-		warnmsg("%s: %s: not an exitmon --capture", path, pcap);
+		log_warn("%s: %s: not an exitmon --capture", path, pcap);
 		r = -EPROTO;
 	} else if (pcap) {
 		r = read_pcap(&l, path, fn, arg, n);

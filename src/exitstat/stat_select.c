@@ -4,7 +4,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "numparse.h"
+#include "parse.h"
 
 bool stat_select_exit_time(const struct exit_record *r, int64_t *t)
 {

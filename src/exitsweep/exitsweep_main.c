@@ -12,7 +12,7 @@
 
 #include "log.h"
 #include "clock.h"
-#include "safeopen.h"
+#include "safe.h"
 #include "sweep.h"
 #include "sweep_analyze.h"
 #include "sweep_compare.h"
@@ -50,7 +50,7 @@ static int find_prog(const char **path, const char *name, char *buf, size_t len,
 {
 	if (*path) {
 		if (access(*path, X_OK) < 0)
-			die(EXIT_USAGE, "--%s %s: %s", opt, *path, strerror(errno));
+			log_die(EXIT_USAGE, "--%s %s: %s", opt, *path, strerror(errno));
 		return 0;
 	}
 	if (sweep_proc_locate(name, buf, len) < 0)
@@ -63,7 +63,7 @@ static void locate(const char **path, const char *name, char *buf, size_t len,
 		   const char *opt)
 {
 	if (find_prog(path, name, buf, len, opt) < 0)
-		die(EXIT_RUNTIME, "cannot find %s next to exitsweep, in %s or in PATH; "
+		log_die(EXIT_RUNTIME, "cannot find %s next to exitsweep, in %s or in PATH; "
 		    "build it (make %s) or give --%s PATH", name, sweep_proc_sbindir,
 		    name, opt);
 }
@@ -91,10 +91,10 @@ static void check_output(const char *opt, const char *path)
 	if (!path || (r = safe_check_create(path)) == 0)
 		return;
 	if (r == -EISDIR)
-		die(EXIT_OUTPUT, "--%s %s: it is a directory; give a file name",
+		log_die(EXIT_OUTPUT, "--%s %s: it is a directory; give a file name",
 		    opt, path);
 	if (r == -SAFE_EUNSAFELINK || r == -SAFE_EFOREIGN)
-		die(EXIT_OUTPUT, "--%s %s: %s; choose another path", opt, path,
+		log_die(EXIT_OUTPUT, "--%s %s: %s; choose another path", opt, path,
 		    safe_strerror(-r));
 	snprintf(dir, sizeof(dir), "%s", path);
 	slash = strrchr(dir, '/');
@@ -104,7 +104,7 @@ static void check_output(const char *opt, const char *path)
 		dir[1] = '\0';
 	else
 		*slash = '\0';
-	die(EXIT_OUTPUT, "--%s %s: cannot create a file in %s (%s); choose "
+	log_die(EXIT_OUTPUT, "--%s %s: cannot create a file in %s (%s); choose "
 	    "another path", opt, path, dir, safe_strerror(-r));
 }
 
@@ -118,7 +118,7 @@ static void make_tmpdir(void)
 
 	tmpdir = sweep_tmpdir_make();
 	if (!tmpdir)
-		die(EXIT_RUNTIME, "cannot make a scratch directory in %s: %s; set "
+		log_die(EXIT_RUNTIME, "cannot make a scratch directory in %s: %s; set "
 		    "TMPDIR to a writable directory", base && *base ? base : "/tmp",
 		    strerror(errno));
 }
@@ -130,7 +130,7 @@ static void restore_or_warn(bool *failed)
 	int r = sweep_sysctl_restore();
 
 	if (r < 0) {
-		warnmsg("could not restore %s to %d: %s; set it by hand "
+		log_warn("could not restore %s to %d: %s; set it by hand "
 			"(sysctl kernel.task_delayacct=%d)", sweep_sysctl_path(),
 			sweep_sysctl_original(), strerror(-r), sweep_sysctl_original());
 		*failed = true;
@@ -146,19 +146,19 @@ static int write_outputs(const struct sweep_config *cfg,
 	int status = 0, r;
 
 	if (sweep_analyze(cfg, plan, &a) < 0)
-		die(EXIT_RUNTIME, "out of memory");
+		log_die(EXIT_RUNTIME, "out of memory");
 	sweep_report_print(stdout, cfg, plan, &a, m, wall, partial);
 	if (cfg->csv && (r = sweep_csv_write(cfg->csv, cfg, plan, &a, m)) < 0) {
-		warnmsg("cannot write %s: %s", cfg->csv, safe_strerror(-r));
+		log_warn("cannot write %s: %s", cfg->csv, safe_strerror(-r));
 		status = EXIT_OUTPUT;
 	}
 	if (cfg->json && (r = sweep_json_write(cfg->json, cfg, plan, &a, m)) < 0) {
-		warnmsg("cannot write %s: %s", cfg->json, safe_strerror(-r));
+		log_warn("cannot write %s: %s", cfg->json, safe_strerror(-r));
 		status = EXIT_OUTPUT;
 	}
 	if (cfg->plot && sweep_plot_write(cfg->plot, cfg, plan, &a, tmpdir, err,
 				    sizeof(err)) < 0) {
-		warnmsg("%s", err);
+		log_warn("%s", err);
 		status = EXIT_OUTPUT;
 	}
 	sweep_analyze_free(&a);
@@ -201,17 +201,17 @@ static int say_end(const struct sweep_config *cfg, const struct sweep_plan *plan
 	if (!cfg->quiet && p->tty)
 		fputc('\n', stderr);
 	if (sweep_signal_interrupted) {
-		warnmsg("interrupted by signal %d after %zu of %zu runs%s",
+		log_warn("interrupted by signal %d after %zu of %zu runs%s",
 			sweep_signal_interrupted, done, plan->n_runs,
 			sweep_sysctl_saved() && changes_dacct(cfg) ?
 			"; kernel.task_delayacct restored" : "");
 	} else if (failed_at != SIZE_MAX) {
 		sweep_analyze_cell_key(cfg, &plan->cells[plan->runs[failed_at].cell],
 				 DIM_COUNT, key, sizeof(key));
-		warnmsg("run %zu of %zu (%s): %s", failed_at + 1, plan->n_runs, key, err);
+		log_warn("run %zu of %zu (%s): %s", failed_at + 1, plan->n_runs, key, err);
 		return EXIT_RUNTIME;
 	} else if (!cfg->quiet) {
-		fprintf(stderr, "%s: %zu runs in %.0f s%s\n", progname, done,
+		fprintf(stderr, "%s: %zu runs in %.0f s%s\n", log_progname, done,
 			mono_s() - p->start, changes_dacct(cfg) ?
 			"; kernel.task_delayacct restored" : "");
 	}
@@ -230,10 +230,10 @@ static int sweep(struct sweep_config *cfg, struct sweep_machine *m)
 
 	if (sweep_plan_build(cfg, &plan) < 0 ||
 	    sweep_progress_init(&p, plan.n_cells, isatty(2)) < 0)
-		die(EXIT_RUNTIME, "out of memory");
+		log_die(EXIT_RUNTIME, "out of memory");
 	if (!cfg->quiet)
 		fprintf(stderr, "%s: %zu cells x %u runs = %zu runs, seed %llu\n",
-			progname, plan.n_cells, cfg->runs, plan.n_runs,
+			log_progname, plan.n_cells, cfg->runs, plan.n_runs,
 			(unsigned long long)cfg->seed);
 	done = run_all(&env, &plan, &p, &failed_at, err, sizeof(err));
 	restore_or_warn(&restore_failed);
@@ -281,7 +281,7 @@ static void probe_setup(struct run_env *env, struct sweep_config *cfg)
 	if (r == -EINTR)
 		die_of_signal();
 	if (asked && (r < 0 || !cfg->exitprobe))
-		die(EXIT_RUNTIME, "--probe %s cannot run: %s", cfg->probe_method, err);
+		log_die(EXIT_RUNTIME, "--probe %s cannot run: %s", cfg->probe_method, err);
 	if (r < 0 || !cfg->exitprobe) {
 		snprintf(cfg->probe_note, sizeof(cfg->probe_note), cfg->probe == PROBE_OFF ?
 			 "off (%.200s)" : "off: %.200s", err);
@@ -292,7 +292,7 @@ static void probe_setup(struct run_env *env, struct sweep_config *cfg)
 				     sizeof(env->machine->exitprobe_version));
 	}
 	if (!cfg->quiet)
-		fprintf(stderr, "%s: probe %s\n", progname, cfg->probe_note);
+		fprintf(stderr, "%s: probe %s\n", log_progname, cfg->probe_note);
 }
 
 /* The probe's own cost, measured once before the runs; a failure leaves
@@ -306,7 +306,7 @@ static void probe_cost(const struct run_env *env, struct sweep_config *cfg)
 
 	if (!cfg->quiet)
 		fprintf(stderr, "%s: probe cost: a flat-out thread exit loop alone and "
-			"under the probe, %d ABBA blocks\n", progname, SWEEP_PROBE_BLOCKS);
+			"under the probe, %d ABBA blocks\n", log_progname, SWEEP_PROBE_BLOCKS);
 	r = sweep_run_probe_cost(env, cfg, pc->why, sizeof(pc->why));
 	if (r == -EINTR)
 		die_of_signal();
@@ -314,9 +314,9 @@ static void probe_cost(const struct run_env *env, struct sweep_config *cfg)
 		pc->blocks = 0;
 	sweep_probe_cost_describe(pc, line, sizeof(line));
 	if (r < 0)
-		warnmsg("probe cost %s", line);
+		log_warn("probe cost %s", line);
 	else if (!cfg->quiet)
-		fprintf(stderr, "%s: probe cost: %s\n", progname, line);
+		fprintf(stderr, "%s: probe cost: %s\n", log_progname, line);
 }
 
 static int compare_cmd(int argc, char **argv)
@@ -331,12 +331,12 @@ static int compare_cmd(int argc, char **argv)
 	}
 	for (int i = 1; i < argc; i++)
 		if (argv[i][0] == '-' && argv[i][1])
-			usage_die("compare: unknown option '%s'", argv[i]);
+			log_usage_die("compare: unknown option '%s'", argv[i]);
 	if (argc < 2)
-		usage_die("%s", "compare needs result files (written by --json)");
+		log_usage_die("%s", "compare needs result files (written by --json)");
 	if (sweep_compare_files(stdout, (const char *const *)argv + 1, (size_t)argc - 1,
 			  err, sizeof(err)) < 0)
-		die(EXIT_RUNTIME, "%s", err);
+		log_die(EXIT_RUNTIME, "%s", err);
 	return 0;
 }
 
@@ -351,14 +351,14 @@ static void preflight(const struct sweep_config *cfg, const struct sweep_opts_ra
 	check_output("json", cfg->json);
 	check_output("plot", cfg->plot);
 	if (cfg->plot && sweep_plot_find_gnuplot(gp, sizeof(gp)) < 0)
-		die(EXIT_RUNTIME, "%s", PLOT_MISSING_MSG);
+		log_die(EXIT_RUNTIME, "%s", PLOT_MISSING_MSG);
 	if (changes_dacct(cfg) && (r = sweep_sysctl_check_writable()) < 0)
-		die(EXIT_RUNTIME, "--delayacct %s needs to write %s (%s); run as "
+		log_die(EXIT_RUNTIME, "--delayacct %s needs to write %s (%s); run as "
 		    "root or use --delayacct keep", raw->delayacct, sweep_sysctl_path(),
 		    strerror(-r));
 	if (cfg->kind == KIND_COHORT && !changes_dacct(cfg) &&
 	    sweep_sysctl_read(&v) == 0 && v == 0)
-		warnmsg("kernel.task_delayacct is 0: block-I/O delays will "
+		log_warn("kernel.task_delayacct is 0: block-I/O delays will "
 			"read 0 (use --delayacct on to see them)");
 }
 
@@ -385,7 +385,7 @@ static void prove_collector(const struct run_env *env)
 	if (r == -EINTR)
 		die_of_signal();
 	if (r < 0 && needs_listener(env->cfg))
-		die(EXIT_RUNTIME, "exitmon cannot listen: %s (listener runs need "
+		log_die(EXIT_RUNTIME, "exitmon cannot listen: %s (listener runs need "
 		    "root, CAP_NET_ADMIN; or use --listener none)", err);
 }
 
@@ -409,7 +409,7 @@ int main(int argc, char **argv)
 	make_tmpdir();
 	sweep_signal_install();
 	if (sweep_sysctl_save() < 0 && changes_dacct(&cfg))
-		die(EXIT_RUNTIME, "cannot read %s", sweep_sysctl_path());
+		log_die(EXIT_RUNTIME, "cannot read %s", sweep_sysctl_path());
 	env.tmpdir = tmpdir;
 	prove_collector(&env);
 	if (cfg.kind == KIND_OVERHEAD)

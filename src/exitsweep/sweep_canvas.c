@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "safeopen.h"
+#include "safe.h"
 #include "sweep.h"
 #include "sweep_file.h"
 #include "sweep_proc.h"

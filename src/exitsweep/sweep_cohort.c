@@ -10,7 +10,7 @@
 
 #include "linein.h"
 #include "log.h"
-#include "numparse.h"
+#include "parse.h"
 #include "record.h"
 #include "recread.h"
 #include "stats.h"
@@ -192,7 +192,7 @@ static int read_rows(struct linein *in, const char *path, const struct recread *
 			break;
 	}
 	if (k == 2)
-		warnmsg("%s: the last row is cut short (exitmon stopped mid-line); "
+		log_warn("%s: the last row is cut short (exitmon stopped mid-line); "
 			"not read", path);
 	return k < 0 ? k : 0;
 }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "safeopen.h"
+#include "safe.h"
 #include "sweep_dim.h"
 #include "sweep_metrics.h"
 

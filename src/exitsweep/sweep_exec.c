@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "numparse.h"
+#include "parse.h"
 #include "sweep_argv.h"
 #include "sweep_proc.h"
 #include "sweep_signal.h"

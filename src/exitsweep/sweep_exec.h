@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "kvfile.h"
+#include "kv.h"
 #include "sweep.h"
 #include "sweep_machine.h"
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "json_out.h"
-#include "safeopen.h"
+#include "safe.h"
 #include "sweep_dim.h"
 #include "sweep_metrics.h"
 #include "sweep_probe.h"

@@ -84,9 +84,9 @@ static const struct opt_desc options[] = {
 static void list_or_die(int r, const char *opt, const char *arg, const char *what)
 {
 	if (r == -EEXIST)
-		usage_die("--%s '%s' names a value twice", opt, arg);
+		log_usage_die("--%s '%s' names a value twice", opt, arg);
 	if (r == -E2BIG)
-		usage_die("--%s '%s' has more than %d values", opt, arg,
+		log_usage_die("--%s '%s' has more than %d values", opt, arg,
 			    SWEEP_MAX_VALUES);
 	if (r < 0)
 		opts_bad_value(opt, arg, what);
@@ -225,7 +225,7 @@ static void check_kind_options(const struct sweep_config *cfg,
 {
 	for (size_t i = 0; i < N_KIND_OPTS; i++)
 		if (raw_value(o, kind_opts[i].off) && cfg->kind != kind_opts[i].kind)
-			usage_die("--%s applies to --kind %s only", kind_opts[i].name,
+			log_usage_die("--%s applies to --kind %s only", kind_opts[i].name,
 				  sweep_kind_name(kind_opts[i].kind));
 }
 
@@ -285,7 +285,7 @@ static void configure_listener(struct sweep_config *cfg, const struct sweep_opts
 		    "none, batch, wakeup, comma separated");
 	if (cfg->kind == KIND_COHORT &&
 	    sweep_plan_dim_has(cfg, DIM_LISTENER, LISTEN_NONE))
-		usage_die("--kind cohort needs a listener (its delays "
+		log_usage_die("--kind cohort needs a listener (its delays "
 			    "come from exitmon's records): use batch or wakeup");
 }
 
@@ -306,7 +306,7 @@ static void configure_runs(struct sweep_config *cfg, const struct sweep_opts_raw
 	cfg->runs = opts_u32("runs", given_or(o->runs, cfg->quick, "5", "10"),
 			     2, 100000, "a number from 2 to 100000");
 	if (o->count && cfg->kind == KIND_COHORT)
-		usage_die("%s", "--count does not apply to --kind cohort "
+		log_usage_die("%s", "--count does not apply to --kind cohort "
 			    "(--cohort N sets the workers)");
 	if (o->seed)
 		cfg->seed = opts_u64("seed", o->seed, 0, UINT64_MAX,
@@ -318,7 +318,7 @@ static void configure_runs(struct sweep_config *cfg, const struct sweep_opts_raw
 void sweep_opts_configure(struct sweep_config *cfg, const struct sweep_opts_raw *o)
 {
 	if (o->kind && sweep_kind_from_name(o->kind, &cfg->kind) < 0)
-		usage_die("unknown kind '%s' (use overhead, reap or cohort)", o->kind);
+		log_usage_die("unknown kind '%s' (use overhead, reap or cohort)", o->kind);
 	check_kind_options(cfg, o);
 	configure_probe(cfg, o);
 	configure_dims(cfg, o);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "numparse.h"
+#include "parse.h"
 #include "workload.h"
 
 #define MAX_RATE 10000000u

@@ -4,7 +4,7 @@
 #ifndef EXITSWEEP_SWEEP_PROBE_H
 #define EXITSWEEP_SWEEP_PROBE_H
 
-#include "kvfile.h"
+#include "kv.h"
 #include "sweep.h"
 
 /* "auto", "fentry", "sample", "off".  0 or -EINVAL. */

@@ -92,7 +92,7 @@ void sweep_progress_show(FILE *f, const struct sweep_config *cfg,
 	sweep_progress_clock_text(el, sizeof(el), mono_s() - p->start);
 	sweep_progress_clock_text(left, sizeof(left), rest);
 	fprintf(f, "%s%s: run %zu of %zu (%s): %s elapsed, %s%s left%s",
-		p->tty ? "\r\033[K" : "", progname, i + 1, plan->n_runs, key, el,
+		p->tty ? "\r\033[K" : "", log_progname, i + 1, plan->n_runs, key, el,
 		known ? "about " : "", known ? left : "?", p->tty ? "" : "\n");
 	fflush(f);
 }

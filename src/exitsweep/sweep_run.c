@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "gen_summary.h"
-#include "kvfile.h"
+#include "kv.h"
 #include "mon_counters.h"
 #include "probe_summary.h"
 #include "sweep_argv.h"

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "log.h"
-#include "numparse.h"
+#include "parse.h"
 
 static char path_buf[256] = DELAYACCT_PATH;
 static bool saved, changed, atexit_done;
@@ -81,7 +81,7 @@ static void restore_at_exit(void)
 	int r = sweep_sysctl_restore();
 
 	if (r < 0)
-		warnmsg("could not restore %s to %d: %s; set it by hand "
+		log_warn("could not restore %s to %d: %s; set it by hand "
 			"(sysctl kernel.task_delayacct=%d)", path_buf, original,
 			strerror(-r), original);
 }

@@ -66,7 +66,7 @@ SAN_UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(SAN_B)/tests/%)
 RECREAD_FUZZ_SRCS  := $(wildcard src/common/recread*.c) \
                       $(FORMAT_SRCS) src/common/record.c \
                       src/common/tsnl.c src/common/json_out.c src/common/linein.c \
-                      src/common/capture.c src/common/safeopen.c src/common/log.c \
+                      src/common/capture.c src/common/safe.c src/common/log.c \
                       src/exitstat/stat_input.c
 RECREAD_FUZZ_FLAGS := -Isrc/exitstat
 RECREAD_FUZZ_LIBS  := $(FUZZ_LIBS) -lz -pthread

@@ -7,7 +7,7 @@
 #include <cmocka.h>
 
 #include "cpulist.h"
-#include "numparse.h"
+#include "parse.h"
 
 static void test_u64(void **state)
 {

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "kvfile.h"
+#include "kv.h"
 #include "probe_ksyms.h"
 #include "probe_report.h"
 

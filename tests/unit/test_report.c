@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "kvfile.h"
+#include "kv.h"
 #include "mon_counters.h"
 #include "report.h"
 

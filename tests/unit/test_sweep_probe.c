@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "kvfile.h"
+#include "kv.h"
 #include "sweep.h"
 #include "sweep_probe.h"
 

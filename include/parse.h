@@ -1,7 +1,7 @@
 /* Checked parsing of every number a user gives us: range, suffix,
  * trailing junk.  Returns 0, or -EINVAL (not a number / junk) or -ERANGE. */
-#ifndef COMMON_NUMPARSE_H
-#define COMMON_NUMPARSE_H
+#ifndef COMMON_PARSE_H
+#define COMMON_PARSE_H
 
 #include <stdint.h>
 

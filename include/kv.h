@@ -1,7 +1,7 @@
 /* key=value summary files, replaced atomically (temp file + rename) so a
  * reader never sees half a file. */
-#ifndef COMMON_KVFILE_H
-#define COMMON_KVFILE_H
+#ifndef COMMON_KV_H
+#define COMMON_KV_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -18,9 +18,9 @@
 
 #include <cmocka.h>
 
-#include "safeopen.h"
+#include "safe.h"
 
-static char dir[] = "/tmp/test_safeopen.XXXXXX";
+static char dir[] = "/tmp/test_safe.XXXXXX";
 
 static int entries(const char *d)
 {

@@ -1,4 +1,4 @@
-/* key=value files (kvfile.c), as exitsweep reads exitmon's, exitgen's and
+/* key=value files (kv.c), as exitsweep reads exitmon's, exitgen's and
  * exitprobe's summaries back: the last of a key wins, numbers parsed,
  * comments and blank lines skipped, a line that is no key=value refused. */
 #include <errno.h>
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "kvfile.h"
+#include "kv.h"
 #include "scratch.h"
 
 static void test_kv(void **state)

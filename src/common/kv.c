@@ -1,5 +1,5 @@
 /* key=value files: written in memory and replaced atomically, read back. */
-#include "kvfile.h"
+#include "kv.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "numparse.h"
-#include "safeopen.h"
+#include "parse.h"
+#include "safe.h"
 
 void kv_init(struct kvbuf *kb)
 {

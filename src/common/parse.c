@@ -1,5 +1,5 @@
 /* One checked parser for every number that comes from a user. */
-#include "numparse.h"
+#include "parse.h"
 
 #include <ctype.h>
 #include <errno.h>

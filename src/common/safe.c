@@ -1,5 +1,5 @@
-/* Symlink-safe opening of output files: see safeopen.h for the rules. */
-#include "safeopen.h"
+/* Symlink-safe opening of output files: see safe.h for the rules. */
+#include "safe.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -5,8 +5,8 @@
  * so a link in /tmp, or one owned by another user, is refused.  An existing
  * file in a sticky world-writable directory must be the caller's own (the
  * kernel's protected_regular, which also stops planted hard links). */
-#ifndef COMMON_SAFEOPEN_H
-#define COMMON_SAFEOPEN_H
+#ifndef COMMON_SAFE_H
+#define COMMON_SAFE_H
 
 #include <stdbool.h>
 #include <stdio.h>
