@@ -1,5 +1,6 @@
 #!/bin/sh
-# The README's exitprobe figures, as commands (run as root):
+# The exitprobe figures of docs/results/ (2026-12-02-exitprobe-classes.md
+# and 2026-12-02-exitprobe-cost.md), as commands (run as root):
 #
 #   tools/exitprobe-table.sh table [-n EXITS] [-r RATE] [-w SECONDS]
 #       taskstats_exit() ns per exit for thread and process exits, each
