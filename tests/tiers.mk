@@ -8,8 +8,10 @@
 #   sanitize      unit tests, fuzz seeds, a replay under ASan+UBSan (clang)
 #   fuzz-smoke    each fuzz target from its seeds, bounded (clang libFuzzer)
 #   lint-man      the man pages are mandoc -Tlint clean (mandoc)
+#   lint-layout   every include and call arrow down, names and guards by file
+#                 (tools/include-graph over the built objects; python3)
 #   e2e           the programs on the real kernel, tests/e2e/ (root, taskstats)
-#   check         all five, the package built beside the fuzz smoke (root)
+#   check         all six, the package built beside the fuzz smoke (root)
 #   check-build   builds all that check runs, in parallel (libraries, clang)
 #   test          deps, check-build, check: CI's first step (in the Makefile)
 #   test-busy     the "# tier: busy" e2e files under exit-heavy load (root)
@@ -23,11 +25,14 @@
 # is truly absent; CI (.ci/run: test, test-kernels, test-systemd,
 # test-busy) fails on any skip.
 
-.PHONY: unit lint-man e2e check check-build fuzz-smoke-beside-deb deb-prebuild \
+.PHONY: unit lint-man lint-layout e2e check check-build fuzz-smoke-beside-deb deb-prebuild \
         test-busy test-kernels test-kernels-rig test-kernels-suite test-systemd
 
 unit: $(UNIT_BINS)
 	$(Q)set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
+
+lint-layout: all
+	$(Q)tools/include-graph
 
 lint-man:
 	$(Q)out=$$(mandoc -Tlint -Wwarning $(wildcard $(MANPAGES)) 2>&1); \
@@ -42,7 +47,7 @@ e2e: all $(B)/bench/floor
 # Every tier: unit tests (no privileges), the sanitizers, man page lint,
 # end-to-end tests against the real kernel (they skip, exit 77, only where
 # taskstats or CAP_NET_ADMIN is truly absent).
-check: all unit sanitize fuzz-smoke-beside-deb lint-man e2e
+check: all unit sanitize fuzz-smoke-beside-deb lint-man lint-layout e2e
 
 # Side by side, where nothing measures time: the three fuzz smoke targets,
 # and the package (80-deb-package.t, then make test-systemd, install the

@@ -161,15 +161,9 @@ done <"$T/prose"
 # file.  Words with placeholders or globs (<version>, *) are not paths.
 # Exceptions, each with its reason:
 #   build/...       made by make, not in the tree
-#   tests/tiers.mk  the fragment the tiers' recipes are moving to (being
-#                   written on main); drop this once it is merged
-#   src/exitsweep/F exitsweep is moving there from tools/exitsweep/ on
-#                   main: passes while tools/exitsweep/F exists
 excepted() {
 	case $1 in
 	build/*) return 0 ;;
-	tests/tiers.mk) return 0 ;;
-	src/exitsweep/*) [ -e "$TOP/tools/exitsweep/${1#src/exitsweep/}" ] ;;
 	*) return 1 ;;
 	esac
 }
