@@ -1,4 +1,4 @@
-/* EXITMON_EMULATED, checked once. */
+/* EXITMON_EMULATED and EXITMON_CLOCK, as tools/kernel-run sets them. */
 #include "emulation.h"
 
 #include <stdlib.h>
@@ -18,4 +18,16 @@ const char *emulation_name(void)
 	    strspn(e, "abcdefghijklmnopqrstuvwxyz0123456789_-") != n)
 		return NULL;
 	return e;
+}
+
+bool emulation_counts_instructions(void)
+{
+	const char *c = getenv("EXITMON_CLOCK");
+
+	return c && strcmp(c, "instructions") == 0;
+}
+
+const char *emulation_unit(void)
+{
+	return emulation_counts_instructions() ? "instr" : "ns";
 }
