@@ -16,6 +16,7 @@
 /* Refusals, returned negated like -errno; safe_strerror() explains them. */
 #define SAFE_EUNSAFELINK 4096	/* a symlink owned by another user */
 #define SAFE_EFOREIGN 4097	/* another user's file in a sticky shared dir */
+#define SAFE_ENOREADER 4098	/* a FIFO no one reads: opening it would block */
 
 /* Mode for record files and captures: they hold every user's command
  * names, uids and I/O.  The umask still applies. */
@@ -31,7 +32,10 @@ const char *safe_strerror(int err);
 int safe_parent(const char *path, char *base);
 
 /* open(path, flags | O_NOFOLLOW | O_CLOEXEC, mode) through safe_parent.
- * *created says whether this call made the file.  fd or -errno. */
+ * *created says whether this call made the file.  An existing file is
+ * opened without blocking and checked before the fd blocks as flags say:
+ * a FIFO with no reader is -SAFE_ENOREADER at once, never a hang.  fd or
+ * -errno. */
 int safe_open(const char *path, int flags, mode_t mode, bool *created);
 
 /* Replace path by a new file holding data (temp file + rename in the same

@@ -29,6 +29,8 @@ const char *safe_strerror(int err)
 	if (err == SAFE_EFOREIGN)
 		return "it is another user's file in a world-writable sticky "
 		       "directory (refused)";
+	if (err == SAFE_ENOREADER)
+		return "it is a FIFO with no reader (start its reader first)";
 	return strerror(err);
 }
 
@@ -204,11 +206,45 @@ static int open_last(struct walk *w, const char *base, int flags,
 		else if (errno != EEXIST)
 			return -errno;
 	}
+	/* An existing file never blocks the open: a FIFO (planted or not) with
+	 * no reader fails at once (ENXIO) instead of hanging us before any
+	 * check; safe_open() checks its owner, then the flag is cleared. */
 	if (fd < 0)
 		fd = openat(w->dir, base, (flags & ~O_CREAT) | O_NOFOLLOW |
-			    O_CLOEXEC);
+			    O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ELOOP ? LAST_IS_LINK : -errno;
+	return fd;
+}
+
+/* Why an existing FIFO at base could not be opened without blocking
+ * (ENXIO): another user's in a shared sticky directory, or no reader. */
+static int fifo_refusal(int dir, const char *base)
+{
+	struct stat d, f;
+
+	if (fstatat(dir, base, &f, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    !S_ISFIFO(f.st_mode))
+		return -ENXIO;
+	if (fstat(dir, &d) == 0 && shared_sticky(&d) && f.st_uid != geteuid())
+		return -SAFE_EFOREIGN;
+	return -SAFE_ENOREADER;
+}
+
+/* The existing file just opened: checked, then blocking as asked.
+ * fd or -errno (fd closed). */
+static int checked_existing(int dir, int fd, int flags)
+{
+	int r = check_foreign(dir, fd), fl;
+
+	if (r == 0 && !(flags & O_NONBLOCK) &&
+	    ((fl = fcntl(fd, F_GETFL)) < 0 ||
+	     fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0))
+		r = -errno;
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
 	return fd;
 }
 
@@ -229,11 +265,9 @@ int safe_open(const char *path, int flags, mode_t mode, bool *created)
 			else
 				continue;
 		} else if (r >= 0 && !*created) {
-			fd = r;
-			if ((r = check_foreign(w.dir, fd)) < 0)
-				close(fd);
-			else
-				r = fd;
+			r = checked_existing(w.dir, r, flags);
+		} else if (r == -ENXIO) {
+			r = fifo_refusal(w.dir, base);
 		}
 		break;
 	}

@@ -55,6 +55,7 @@ mkfifo "$T/fifo"
 ( exec cat "$T/fifo" > "$T/fifo.out" ) &
 reader=$!
 _pids="$_pids $reader"
+wait_fifo_reader $reader
 "$EXITMON" -f csv --comm "$TAG" --pidfile "$T/st.pid" --summary "$T/st.sum" \
 	-o "$T/fifo" 2>"$T/st.err" &
 mon=$!

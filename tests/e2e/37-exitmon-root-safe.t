@@ -26,6 +26,36 @@ start_mon() {
 	wait_file "$pf" 10 || { diag "not ready:"; sed 's/^/# /' "$ef"; }
 }
 
+# --- 1b. FIFOs: never a blocking open before the checks ----------------
+# Another user's FIFO in a sticky dir is refused at once (it used to hang
+# exitmon in open(2) before the ownership check); our own FIFO with no
+# reader is refused at once, naming what to do; exitgen's write work too
+# (it opened with every signal blocked).
+as_nobody mkfifo -m 666 "$T/tmp/planted"
+timeout 10 "$EXITMON" -f csv -o "$T/tmp/planted" --duration 0.3 2> "$T/ef1"; rc=$?
+check "-o nobody's FIFO in a sticky dir: exit 8 at once (got $rc)" [ $rc -eq 8 ]
+check "... one line: another user's file" sh -c "[ \$(wc -l < '$T/ef1') -eq 1 ] && grep -q \"another user's file\" '$T/ef1'"
+mkfifo "$T/ownfifo"
+timeout 10 "$EXITMON" -f csv -o "$T/ownfifo" --duration 0.3 2> "$T/ef2"; rc=$?
+check "-o our FIFO with no reader: exit 8 at once (got $rc)" [ $rc -eq 8 ]
+check "... one line: start its reader first" sh -c "[ \$(wc -l < '$T/ef2') -eq 1 ] && grep -q 'FIFO with no reader (start its reader first)' '$T/ef2'"
+timeout 10 "$EXITGEN" --shape process --count 5 --rate 100 --tag "$TAG" \
+	--work "write:4096:$T/tmp/planted" 2> "$T/ef3"; rc=$?
+check "exitgen --work write: to nobody's FIFO: exit 1 at once (got $rc)" [ $rc -eq 1 ]
+check "... saying why" grep -q "another user's file" "$T/ef3"
+# A FIFO whose reader is there works as before, and does not block.
+( exec cat "$T/ownfifo" > "$T/fifo.out" ) &
+reader=$!
+wait_fifo_reader $reader
+timeout 10 "$EXITMON" -f csv --comm "$TAG" -o "$T/ownfifo" --duration 1 2>/dev/null &
+mon=$!
+sleep 0.5
+"$tagged"
+wait $mon; rc=$?
+wait $reader
+check "-o a FIFO with its reader: exit 0 (got $rc)" [ $rc -eq 0 ]
+check "... the record came through" grep -q ",$TAG," "$T/fifo.out"
+
 # --- 2. links planted by another user -----------------------------------
 as_nobody ln -s "$T/secret/victim" "$T/tmp/out.csv"
 "$EXITMON" -f csv -o "$T/tmp/out.csv" --duration 0.3 2> "$T/e1"; rc=$?

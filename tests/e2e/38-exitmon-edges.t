@@ -85,6 +85,7 @@ check "... and said" grep -q "larger than 65535 bytes skipped" "$T/e2"
 mkfifo "$T/fifo"
 ( exec 3< "$T/fifo"; sleep 6; cat <&3 > "$T/piped.jsonl" ) &	# opens, stalls
 reader=$!
+wait_fifo_reader $reader
 "$EXITMON" -f jsonl --comm "$TAG" -o "$T/fifo" --summary "$T/pipe.sum" \
 	--duration 2 2> "$T/pipe.err" &
 p=$!

@@ -109,6 +109,18 @@ stop_ref() {
 }
 
 # A copy of /bin/true whose name is the comm its exits carry.
+# wait_fifo_reader PID: until process PID is blocked opening a FIFO for
+# reading (its system call openat, x86-64's 257): a writer may then open
+# the FIFO without waiting, as exitmon and exitgen do (a FIFO with no
+# reader is refused at once, never waited on).  At most 5 s.
+wait_fifo_reader() {
+	local i
+	for i in $(seq 100); do
+		[ "$(cut -d' ' -f1 "/proc/$1/syscall" 2>/dev/null)" = 257 ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
 tagbin() { cp /bin/true "$T/$1"; echo "$T/$1"; }
 
 # man_examples PAGE: the commands of the EXAMPLES section (.Dl lines),

@@ -52,6 +52,31 @@ static void test_fresh_and_own(void **state)
 	unlink(p);
 }
 
+/* A FIFO is never a blocking open: no reader is -SAFE_ENOREADER at once;
+ * with a reader the fd blocks again, as the caller's flags ask. */
+static void test_fifo(void **state)
+{
+	char p[256];
+	bool created;
+	int rd, fd;
+
+	(void)state;
+	snprintf(p, sizeof(p), "%s/fifo", dir);
+	assert_int_equal(mkfifo(p, 0600), 0);
+	assert_int_equal(safe_open(p, O_WRONLY | O_CREAT, 0600, &created),
+			 -SAFE_ENOREADER);
+	assert_non_null(strstr(safe_strerror(SAFE_ENOREADER), "no reader"));
+	rd = open(p, O_RDONLY | O_NONBLOCK);
+	assert_true(rd >= 0);
+	fd = safe_open(p, O_WRONLY | O_CREAT, 0600, &created);
+	assert_true(fd >= 0);
+	assert_false(created);
+	assert_false(fcntl(fd, F_GETFL) & O_NONBLOCK);
+	close(fd);
+	close(rd);
+	unlink(p);
+}
+
 static void test_refused(void **state)
 {
 	char p[256];
@@ -141,6 +166,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fresh_and_own),
+		cmocka_unit_test(test_fifo),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_foreign),
 		cmocka_unit_test(test_replace_through_link),
