@@ -143,21 +143,50 @@ static void text_record(struct text_state *s, const struct exit_record *r,
 	}
 }
 
-/* 0 with a record; 1 for a header; -EBADMSG for a line not read. */
+/* Whether a CSV line could be a header: every field a column name (a
+ * record always has a number in it: its pid). */
+static bool header_like(const char *p, size_t len)
+{
+	bool start = true;	/* at a field's first byte */
+	size_t i;
+
+	if (len && p[len - 1] == '\r')
+		len--;
+	for (i = 0; i < len; i++) {
+		char c = p[i];
+
+		if (c == ',') {
+			if (start)
+				return false;	/* an empty field */
+			start = true;
+		} else if (c == '_' || (c >= 'a' && c <= 'z') ||
+			   (!start && c >= '0' && c <= '9')) {
+			start = false;
+		} else {
+			return false;	/* a number, or not a name */
+		}
+	}
+	return len > 0 && !start;
+}
+
+/* 0 with a record; 1 for a header; -EBADMSG for a line not read.  A line
+ * that reads as a row under the header in force is a row, whatever it
+ * begins with (a task may be named "type"); only one that does not, and
+ * names columns only, is a new header (files concatenated into one
+ * stream).  The rows after a refused header are not read by the header
+ * before it. */
 static int text_line(struct text_state *s, bool json, const char *p, size_t len,
 		     struct exit_record *r)
 {
 	if (json)
 		return recread_json(&s->rr, p, len, r);
-	/* A header again: files concatenated into one stream.  The rows
-	 * after a refused one are not read by the header before it. */
-	if (len > 5 && memcmp(p, "type,", 5) == 0) {
+	if (!s->bad_header && recread_csv(&s->rr, p, len, r) == 0)
+		return 0;
+	if (header_like(p, len)) {
 		s->bad_header = recread_csv_header(&s->rr, p, len) < 0;
 		return s->bad_header ? -EBADMSG : 1;
 	}
-	if (s->bad_header)
-		return -EBADMSG;
-	return recread_csv(&s->rr, p, len, r);
+	return -EBADMSG;
 }
 
 static void text_notes(const char *path, const struct text_state *s, bool json)

@@ -252,4 +252,17 @@ for f in csv jsonl; do
 	check "-f $f -F type,pid,comm: exit 0 (got $rc), 6 tgid rows read, none malformed" \
 		sh -c "[ $rc -eq 0 ] && grep -q '6 tgid rows not summed' notgid.err && ! grep -q malformed notgid.err"
 done
+# A task named "type" (any user can name one so): its row is a row, not a
+# second header, whatever column comes first; concatenated -F files are
+# read whole, their second header taken where it really is one.
+"$EXITMON" --replay "$D/real-v16.pcap" -f csv -F comm,type,pid,tgid,utime_us -o named.csv 2>/dev/null
+sed '5,12s/^[^,]*,/type,/' named.csv > typed.csv
+check "8 rows of tasks named type" eval '[ "$(grep -c "^type," typed.csv)" -eq 8 ]'
+"$EXITSTAT" typed.csv >/dev/null 2>typed.err; rc=$?
+check "tasks named type: exit 0 (got $rc), all 34 records read, none malformed" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^exitstat: 34 records read' typed.err && ! grep -q malformed typed.err"
+cat named.csv typed.csv > two.csv
+"$EXITSTAT" two.csv >/dev/null 2>two.err; rc=$?
+check "two -F files in one stream: exit 0 (got $rc), 68 records, none malformed" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^exitstat: 68 records read' two.err && ! grep -q malformed two.err"
 done_testing

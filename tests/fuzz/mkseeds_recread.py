@@ -38,6 +38,12 @@ seed('csv-stray-quote', csv + b'pid,1,1,1,"evil,0,0\n' + b''.join(rows[4:12]))
 comm = b'"' + b'""' * 31 + b'\n' + b'"'
 seed('csv-longest-comm', head + rows[0].replace(b',exitmon-check,', b',' + comm + b','))
 seed('csv-crlf', csv.replace(b'\n', b'\r\n'))
+# A task named "type" under a header that does not begin with type (exitmon
+# -F comm,type,...), and such a file twice in one stream.
+fhead = b'comm,type,pid,tgid,utime_us\n'
+frows = b'sh,pid,10,10,5\ntype,pid,11,10,7\ntype,tgid,10,10,12\nmake,pid,12,12,1\n'
+seed('csv-comm-named-type', fhead + frows)
+seed('csv-two-files-comm-first', fhead + frows + fhead + frows)
 
 # gzip: damaged in the middle, cut in half, without its trailer's last 4
 # bytes, two members (logrotate's and cat's), trailing bytes after one.
