@@ -219,7 +219,8 @@ static void missing_note(const char *path, const struct recread *rr)
 }
 
 /* The header row, whole within the buffer (a longer first line, such as
- * /dev/zero's, is no header): 0, or -EPROTO with a note. */
+ * /dev/zero's, is no header): 0; -EPROTO with a note; or the stream's
+ * early end (damaged or cut gzip, a read error), said. */
 static int read_header(struct linein *l, const char *path, struct recread *rr)
 {
 	const char *p;
@@ -231,12 +232,13 @@ static int read_header(struct linein *l, const char *path, struct recread *rr)
 		;
 	if (k == -E2BIG || (k = linein_next(l, false, &p, &len)) <= 0 ||
 	    (h = recread_csv_header(rr, p, len)) == -EPROTO || h == -E2BIG) {
-		if (k < 0 && k != -E2BIG)
+		if (k < 0 && k != -E2BIG) {
 			stream_note(path, k, 0);
-		else
-			log_warn("%s: not exitmon's CSV or JSON lines (no header row with "
-				"type and pid columns): give exitstat what exitmon -f csv, "
-				"-f jsonl or --capture wrote", path);
+			return k;
+		}
+		log_warn("%s: not exitmon's CSV or JSON lines (no header row with "
+			"type and pid columns): give exitstat what exitmon -f csv, "
+			"-f jsonl or --capture wrote", path);
 		return -EPROTO;
 	}
 	if (h == -EEXIST) {
@@ -261,8 +263,12 @@ static int read_text(struct linein *l, const char *path, bool json,
 
 	memset(&s, 0, sizeof(s));
 	s.rr = *proto;
-	if (!json && (k = read_header(l, path, &s.rr)) < 0)
-		return k;
+	if (!json && (k = read_header(l, path, &s.rr)) < 0) {
+		if (k == -EPROTO)
+			return k;
+		n->incomplete++;	/* it ended early, before any row */
+		return 0;
+	}
 	while ((k = linein_next(l, !json, &p, &len)) != 0) {
 		int ret;
 
@@ -299,15 +305,17 @@ int stat_input_read(const char *path, const struct recread *proto, in_record_fn 
 	char what[160];
 	const char *pcap;
 	struct linein l;
-	int r = linein_open(&l, path);
+	int r = linein_open(&l, path), f = 0;
 
 	if (r < 0)
 		return r;
 	/* Enough to tell a pcap's file header (a pipe may give less). */
-	while (l.end < 24 && !l.eof && linein_fill(&l) == 0)
+	while (l.end < 24 && !l.eof && (f = linein_fill(&l)) == 0)
 		;
 	pcap = capture_sniff(l.buf, l.end, what, sizeof(what));
-	if (pcap && *pcap) {
+	if (l.end == 0 && l.eof && f == 0) {
+		r = 0;	/* empty (exitmon -f jsonl when nothing matched): 0 records */
+	} else if (pcap && *pcap) {
 		log_warn("%s: %s: not an exitmon --capture", path, pcap);
 		r = -EPROTO;
 	} else if (pcap) {

@@ -265,4 +265,15 @@ cat named.csv typed.csv > two.csv
 "$EXITSTAT" two.csv >/dev/null 2>two.err; rc=$?
 check "two -F files in one stream: exit 0 (got $rc), 68 records, none malformed" \
 	sh -c "[ $rc -eq 0 ] && grep -q '^exitstat: 68 records read' two.err && ! grep -q malformed two.err"
+# An empty file (exitmon -f jsonl when nothing matched), plain or gzip'd:
+# 0 records, exit 0, not "not exitmon's"; a cut gzip header is still damage.
+: > none.jsonl; : > none.csv; gzip -c none.csv > none.csv.gz
+for f in none.jsonl none.csv none.csv.gz; do
+	"$EXITSTAT" $f >/dev/null 2>none.err; rc=$?
+	check "empty $f: exit 0 (got $rc), 0 records, no complaint" \
+		sh -c "[ $rc -eq 0 ] && grep -q '^exitstat: 0 records read' none.err && [ \$(wc -l < none.err) -eq 1 ]"
+done
+printf '\037\213\010\000' > cutgz.gz
+"$EXITSTAT" cutgz.gz >/dev/null 2>&1; rc=$?
+check "a gzip file cut in its header: exit 3 (got $rc)" [ $rc -eq 3 ]
 done_testing
