@@ -105,8 +105,12 @@ int stat_select_parse_time(const char *s, int64_t *out)
 {
 	uint64_t v;
 
-	/* parse_u64 refuses blanks, signs and trailing junk. */
-	if (parse_u64(s[0] == '@' ? s + 1 : s, 0, INT64_MAX, &v) == 0) {
+	/* Seconds only with their @: a bare 20261202 is no epoch time anyone
+	 * means (it would select everything since 1970).  parse_u64 refuses
+	 * blanks, signs and trailing junk. */
+	if (s[0] == '@') {
+		if (parse_u64(s + 1, 0, INT64_MAX, &v) < 0)
+			return -EINVAL;
 		*out = (int64_t)v;
 		return 0;
 	}

@@ -276,4 +276,9 @@ done
 printf '\037\213\010\000' > cutgz.gz
 "$EXITSTAT" cutgz.gz >/dev/null 2>&1; rc=$?
 check "a gzip file cut in its header: exit 3 (got $rc)" [ $rc -eq 3 ]
+# --since and --until take seconds only with their @: a bare 20261202 is
+# refused (exit 2), never read as 1970 + 20261202 s.
+"$EXITSTAT" --since 20261202 "$D/real-v16.csv" >/dev/null 2>since.err; rc=$?
+check "--since 20261202: exit 2 (got $rc), the forms named" \
+	sh -c "[ $rc -eq 2 ] && grep -q '@EPOCH or YYYY-MM-DD' since.err"
 done_testing

@@ -2,6 +2,7 @@
  * exit code and signal filters, the exit-time window, tgid rows judged on
  * their pid row, and the time syntax. */
 #include <setjmp.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -90,7 +91,10 @@ static void test_time_syntax(void **state)
 	setenv("TZ", "UTC", 1);
 	assert_int_equal(stat_select_parse_time("@1700000000", &t), 0);
 	assert_int_equal(t, 1700000000);
-	assert_int_equal(stat_select_parse_time("1700000000", &t), 0);
+	/* seconds only with their @: 20261202 is no date and no epoch time */
+	assert_int_equal(stat_select_parse_time("1700000000", &t), -EINVAL);
+	assert_int_equal(stat_select_parse_time("20261202", &t), -EINVAL);
+	assert_int_equal(stat_select_parse_time("@", &t), -EINVAL);
 	assert_int_equal(stat_select_parse_time("2023-11-14 22:13:20", &u), 0);
 	assert_int_equal(u, 1700000000);
 	assert_int_equal(stat_select_parse_time("2023-11-14T22:13:20", &u), 0);
