@@ -26,4 +26,8 @@ bool filter_match_view(const struct filter *f, const struct exit_view *r,
  * trailing backslash is refused: it would silently match nothing. */
 bool filter_glob_valid(const char *glob);
 
+/* The value of a --comm option, as every program takes it: a glob
+ * filter_glob_valid() accepts, else a usage error (exit 2) saying why. */
+const char *filter_comm_opt(const char *arg);
+
 #endif

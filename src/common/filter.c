@@ -3,6 +3,8 @@
 #include <fnmatch.h>
 #include <string.h>
 
+#include "opts.h"
+
 /* The one rule, on what both kinds of record say: tgid_ok/uid_ok false
  * when the record does not say (then only a filter on it fails). */
 static bool match(const struct filter *f, bool tgid_ok, uint32_t tgid,
@@ -83,4 +85,12 @@ bool filter_glob_valid(const char *glob)
 			return false;
 	}
 	return true;
+}
+
+const char *filter_comm_opt(const char *arg)
+{
+	if (!filter_glob_valid(arg))
+		opts_bad_value("comm", arg, "an unclosed [ or a trailing \\; "
+			       "write \\[ for a [ itself");
+	return arg;
 }

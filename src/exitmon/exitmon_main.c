@@ -60,14 +60,6 @@ static uint32_t id_arg(const char *name, const char *arg)
 	return opts_u32(name, arg, 0, UINT32_MAX - 1, "a number");
 }
 
-static const char *comm_arg(const char *arg)
-{
-	if (!filter_glob_valid(arg))
-		opts_bad_value("comm", arg, "an unclosed [ or a trailing \\; "
-			       "write \\[ for a [ itself");
-	return arg;
-}
-
 /* --fields: names from the column table; "all" is every column. */
 static void set_fields(struct mon_config *cfg, const char *arg)
 {
@@ -160,7 +152,7 @@ static void parse_option(struct mon_config *cfg, int key, const char *arg,
 	case 'o': cfg->output = arg; break;
 	case OPT_CPUS: *cpus_arg = arg; break;
 	case OPT_WAKEUP: cfg->wakeup = true; break;
-	case OPT_COMM: cfg->filter.comm_glob = comm_arg(arg); break;
+	case OPT_COMM: cfg->filter.comm_glob = filter_comm_opt(arg); break;
 	case OPT_TGID:
 		cfg->filter.by_tgid = true;
 		cfg->filter.tgid = id_arg("tgid", arg);

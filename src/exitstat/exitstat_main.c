@@ -125,7 +125,7 @@ static void parse_option(void *ctx, int key, const char *arg)
 		if (stat_report_fmt_from_name(arg, &c->rep.fmt) < 0)
 			opts_bad_value("format", arg, "table, csv or jsonl");
 		break;
-	case OPT_COMM: c->sel.f.comm_glob = arg; break;
+	case OPT_COMM: c->sel.f.comm_glob = filter_comm_opt(arg); break;
 	case 'u': parse_user(arg, &c->sel.f); break;
 	case OPT_EXITCODE:
 		c->sel.exitcode = opts_u32("exitcode", arg, 0, UINT32_MAX,

@@ -281,4 +281,8 @@ check "a gzip file cut in its header: exit 3 (got $rc)" [ $rc -eq 3 ]
 "$EXITSTAT" --since 20261202 "$D/real-v16.csv" >/dev/null 2>since.err; rc=$?
 check "--since 20261202: exit 2 (got $rc), the forms named" \
 	sh -c "[ $rc -eq 2 ] && grep -q '@EPOCH or YYYY-MM-DD' since.err"
+# One glob rule for exitmon and exitstat: '[' is refused by both (exit 2).
+"$EXITSTAT" --comm '[' "$D/real-v16.csv" >/dev/null 2>glob.err; rc=$?
+check "exitstat --comm '[': exit 2 (got $rc), saying why" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'an unclosed \\[' glob.err"
 done_testing
