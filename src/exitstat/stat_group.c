@@ -82,7 +82,9 @@ static void make_key(enum group_by by, const struct exit_record *r, struct gkey 
 		k->len = r->comm_len;
 		memcpy(k->comm, r->comm, r->comm_len);
 		break;
-	case BY_UID: k->a = rec_get(r, F_UID); break;
+	case BY_UID:	/* unknown is not root */
+		k->a = rec_has(r, F_UID) ? rec_get(r, F_UID) : STAT_GROUP_UID_UNKNOWN;
+		break;
 	case BY_TGID: k->a = rec_has(r, F_TGID) ? rec_get(r, F_TGID) : r->id; break;
 	case BY_EXE:
 		k->a = rec_get(r, F_EXE_DEV);

@@ -26,6 +26,9 @@
 
 enum group_by { BY_COMM, BY_UID, BY_TGID, BY_EXE };
 
+/* The key of records whose file has no uid column: no uid is this. */
+#define STAT_GROUP_UID_UNKNOWN UINT64_MAX
+
 /* The statistics of a group, in output order (names in group.c). */
 enum stat_id {
 	S_EXITS, S_CPU, S_CPU_RUN, S_ELAPSED,

@@ -93,7 +93,10 @@ static void key_text(const struct groups *g, const struct group *gr,
 				: FMT_TEXT, gr->key.comm, gr->key.len, buf, cap);
 		break;
 	case BY_UID:
-		if (fmt == REP_TABLE)
+		if (gr->key.a == STAT_GROUP_UID_UNKNOWN)	/* the file has no uid */
+			snprintf(buf, cap, "%s", fmt == REP_JSONL ? "null"
+				 : fmt == REP_CSV ? "" : "-");
+		else if (fmt == REP_TABLE)
 			snprintf(buf, cap, "%s", stat_user_name(&users, (uint32_t)gr->key.a));
 		else
 			snprintf(buf, cap, "%" PRIu64, gr->key.a);
@@ -269,7 +272,7 @@ static void list_flags(const struct exit_record *r, char *f)
 
 void stat_report_list_record(FILE *out, enum report_fmt fmt, const struct exit_record *r)
 {
-	char buf[FORMAT_MAX_LINE], fl[8], when[32] = "-";
+	char buf[FORMAT_MAX_LINE], fl[8], when[32] = "-", code[24] = "-";
 	uint64_t bt = rec_has(r, F_BTIME64) ? rec_get(r, F_BTIME64) : rec_get(r, F_BTIME);
 	time_t end = (time_t)(bt + rec_get(r, F_ETIME) / 1000000);
 	struct tm tm;
@@ -285,8 +288,12 @@ void stat_report_list_record(FILE *out, enum report_fmt fmt, const struct exit_r
 	list_flags(r, fl);
 	if (bt && localtime_r(&end, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-	fprintf(out, "%-16s %-2s %-10s %8" PRIu64 " %10.2f %10.2f  %s\n", buf, fl,
-		stat_user_name(&users, (uint32_t)rec_get(r, F_UID)), rec_get(r, F_EXITCODE),
+	/* Unknown (a file without the column) is '-', never root or 0. */
+	if (rec_has(r, F_EXITCODE))
+		snprintf(code, sizeof(code), "%" PRIu64, rec_get(r, F_EXITCODE));
+	fprintf(out, "%-16s %-2s %-10s %8s %10.2f %10.2f  %s\n", buf, fl,
+		rec_has(r, F_UID) ? stat_user_name(&users, (uint32_t)rec_get(r, F_UID))
+		: "-", code,
 		(double)(rec_get(r, F_UTIME) + rec_get(r, F_STIME)) / 1e6,
 		(double)rec_get(r, F_ETIME) / 1e6, when);
 }

@@ -24,6 +24,9 @@ bool stat_select_match(const struct select *s, const struct exit_record *r,
 
 	if (!filter_match(&s->f, r, who))
 		return false;
+	/* An unknown exit code (a file without the column) matches neither. */
+	if ((s->by_exitcode || s->signalled) && !rec_has(who, F_EXITCODE))
+		return false;
 	if (s->by_exitcode && rec_get(who, F_EXITCODE) != s->exitcode)
 		return false;
 	/* wait(2) status: a signal number in the low 7 bits. */

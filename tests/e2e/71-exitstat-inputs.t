@@ -285,4 +285,16 @@ check "--since 20261202: exit 2 (got $rc), the forms named" \
 "$EXITSTAT" --comm '[' "$D/real-v16.csv" >/dev/null 2>glob.err; rc=$?
 check "exitstat --comm '[': exit 2 (got $rc), saying why" \
 	sh -c "[ $rc -eq 2 ] && grep -q 'an unclosed \\[' glob.err"
+# A file without the uid or exitcode column: unknown is '-' (never root,
+# never 0), and unknown never matches --exitcode or --signalled.
+"$EXITMON" --replay "$D/real-v16.pcap" -f csv -F type,pid,tgid,comm,utime_us -o nouid.csv 2>/dev/null
+"$EXITSTAT" -g uid nouid.csv 2>/dev/null >nouid.sum
+check "no uid column: one group, '-', not root" \
+	sh -c "grep -q '^- ' nouid.sum && ! grep -q '^root ' nouid.sum"
+"$EXITSTAT" -g uid -f csv nouid.csv 2>/dev/null | grep -q '^group,,' 
+check "... its key empty in CSV" [ $? -eq 0 ]
+"$EXITSTAT" --list nouid.csv 2>/dev/null | awk 'NR > 1 && ($2 != "-" || $3 != "-") { bad = 1 } END { exit bad }'
+check "--list: user and exit code '-' in every row" [ $? -eq 0 ]
+"$EXITSTAT" --exitcode 0 nouid.csv >/dev/null 2>ec.err
+check "--exitcode 0 selects none of them" grep -q ' 0 selected' ec.err
 done_testing
