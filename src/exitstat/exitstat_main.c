@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "stat_group.h"
 #include "stat_input.h"
@@ -219,6 +220,35 @@ static void limit_notes(const struct run *run)
 			g->other.flags & G_SATURATED ? ", other" : "", saturated);
 }
 
+
+/* The regular files read so far, by device and inode. */
+struct read_ids {
+	struct read_id { dev_t dev; ino_t ino; const char *path; } *id;
+	int n;
+};
+
+/* Whether path is a regular file an earlier argument already named
+ * (twice, or through a link): said, and read once, since counting one
+ * file's records twice would double every figure without a word.
+ * Otherwise noted in ids (sized for every argument; none: not checked). */
+static bool read_before(struct read_ids *ids, const char *path)
+{
+	struct stat st;
+
+	if (!ids->id || strcmp(path, "-") == 0 || stat(path, &st) < 0 ||
+	    !S_ISREG(st.st_mode))
+		return false;
+	for (int j = 0; j < ids->n; j++) {
+		if (ids->id[j].dev == st.st_dev && ids->id[j].ino == st.st_ino) {
+			log_warn("%s is the same file as %s: read once", path,
+				 ids->id[j].path);
+			return true;
+		}
+	}
+	ids->id[ids->n++] = (struct read_id){ st.st_dev, st.st_ino, path };
+	return false;
+}
+
 /* Every input in turn: the exit status, or its negative when no input
  * could be read at all. */
 static int read_all(struct run *run, struct in_counts *n)
@@ -237,6 +267,7 @@ static int read_all(struct run *run, struct in_counts *n)
 		F_FREEPAGES_DELAY_MAX_TS, F_THRASHING_DELAY_MAX_TS,
 		F_COMPACT_DELAY_MAX_TS, F_WPCOPY_DELAY_MAX_TS, F_IRQ_DELAY_MAX_TS,
 	};
+	struct read_ids ids = { calloc((size_t)c->nfiles, sizeof(*ids.id)), 0 };
 	struct recread proto;
 	int status = 0, read_ok = 0;
 
@@ -245,8 +276,11 @@ static int read_all(struct run *run, struct in_counts *n)
 	if (!c->list)
 		recread_want_fields(&proto, need, sizeof(need) / sizeof(need[0]));
 	for (int i = 0; i < c->nfiles; i++) {
-		int r = stat_input_read(c->files[i], &proto, on_record, run, n);
+		int r;
 
+		if (read_before(&ids, c->files[i]))
+			continue;
+		r = stat_input_read(c->files[i], &proto, on_record, run, n);
 		if (r < 0 && r != -EPROTO)
 			log_warn("cannot read %s: %s", c->files[i], strerror(-r));
 		if (r < 0)
@@ -258,6 +292,7 @@ static int read_all(struct run *run, struct in_counts *n)
 	 * status says the answer is short. */
 	if (status == 0 && n->incomplete)
 		status = STAT_EXIT_INCOMPLETE;
+	free(ids.id);
 	/* Nothing readable: no empty table that looks like an answer. */
 	return read_ok ? status : -EXIT_RUNTIME;
 }

@@ -297,4 +297,11 @@ check "... its key empty in CSV" [ $? -eq 0 ]
 check "--list: user and exit code '-' in every row" [ $? -eq 0 ]
 "$EXITSTAT" --exitcode 0 nouid.csv >/dev/null 2>ec.err
 check "--exitcode 0 selects none of them" grep -q ' 0 selected' ec.err
+# The same file named twice, or through a link: read once, said once each.
+ln -sf "$D/real-v16.csv" link.csv
+"$EXITSTAT" "$D/real-v16.csv" link.csv "$D/real-v16.csv" >/dev/null 2>twice.err; rc=$?
+check "one file named three times: exit 0 (got $rc), 34 records, not 102" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^exitstat: 34 records read' twice.err"
+check "... each repeat said, naming the first" \
+	eval '[ "$(grep -c "is the same file as $D/real-v16.csv: read once" twice.err)" -eq 2 ]'
 done_testing
