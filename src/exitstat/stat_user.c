@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <pwd.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static bool by_getpwuid(uint32_t uid, char *buf, size_t cap)
 {
@@ -21,23 +22,58 @@ static void look_up(struct stat_users *u, uint32_t uid, char *buf, size_t cap)
 		snprintf(buf, cap, "%" PRIu32, uid);
 }
 
+static size_t slot(const struct stat_user *e, size_t cap, uint32_t uid)
+{
+	size_t i = (uid * 2654435761u) & (cap - 1);
+
+	while (e[i].used && e[i].uid != uid)
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
+/* Twice the room (the first table at first): 0, or -1 out of memory. */
+static int grow(struct stat_users *u)
+{
+	size_t cap = u->cap ? u->cap * 2 : STAT_USERS_CAP0, i;
+	struct stat_user *e = calloc(cap, sizeof(*e));
+
+	if (!e)
+		return -1;
+	for (i = 0; i < u->cap; i++)
+		if (u->e[i].used)
+			e[slot(e, cap, u->e[i].uid)] = u->e[i];
+	free(u->e);
+	u->e = e;
+	u->cap = cap;
+	return 0;
+}
+
 const char *stat_user_name(struct stat_users *u, uint32_t uid)
 {
 	static char spill[STAT_USER_NAME];
-	size_t i = (uid * 2654435761u) & (STAT_USERS_CAP - 1);
+	size_t i;
 
-	while (u->e[i].used && u->e[i].uid != uid)
-		i = (i + 1) & (STAT_USERS_CAP - 1);
-	if (u->e[i].used)
-		return u->e[i].name;
-	/* Three quarters full: keep the probes short, stop keeping. */
-	if (u->n >= STAT_USERS_CAP / 4 * 3) {
+	if (u->cap) {
+		i = slot(u->e, u->cap, uid);
+		if (u->e[i].used)
+			return u->e[i].name;
+	}
+	/* Three quarters full keeps the probes short. */
+	if ((u->n + 1 > u->cap / 4 * 3) && grow(u) < 0) {
 		look_up(u, uid, spill, sizeof(spill));
 		return spill;
 	}
+	i = slot(u->e, u->cap, uid);
 	look_up(u, uid, u->e[i].name, sizeof(u->e[i].name));
 	u->e[i].uid = uid;
 	u->e[i].used = true;
 	u->n++;
 	return u->e[i].name;
+}
+
+void stat_user_free(struct stat_users *u)
+{
+	free(u->e);
+	u->e = NULL;
+	u->n = u->cap = 0;
 }
