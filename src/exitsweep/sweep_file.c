@@ -12,7 +12,8 @@ int sweep_file_slurp(FILE *f, char **buf, size_t *len)
 	*buf = NULL;
 	*len = 0;
 	errno = 0;
-	while (b && (got = fread(b + n, 1, cap - 1 - n, f)) > 0) {
+	while (b && n <= SWEEP_FILE_MAX &&
+	       (got = fread(b + n, 1, cap - 1 - n, f)) > 0) {
 		n += got;
 		if (n + 1 == cap) {
 			char *nb = realloc(b, cap * 2);
@@ -23,8 +24,9 @@ int sweep_file_slurp(FILE *f, char **buf, size_t *len)
 			cap *= 2;
 		}
 	}
-	if (!b || n + 1 == cap || ferror(f)) {
-		int r = !b || n + 1 == cap ? -ENOMEM : errno ? -errno : -EIO;
+	if (!b || n + 1 == cap || n > SWEEP_FILE_MAX || ferror(f)) {
+		int r = n > SWEEP_FILE_MAX ? -EFBIG : !b || n + 1 == cap ?
+			-ENOMEM : errno ? -errno : -EIO;
 
 		free(b);
 		return r;

@@ -93,7 +93,12 @@ int sweep_json_load(const char *path, struct json_object **doc, char *err,
 	int r;
 
 	*doc = NULL;
-	if ((r = sweep_file_read(path, &text, &len)) < 0) {
+	if ((r = sweep_file_read(path, &text, &len)) == -EFBIG) {
+		snprintf(err, errlen, "%s is not an exitsweep result file (written "
+			 "by exitsweep --json): it is larger than %u MiB", path,
+			 SWEEP_FILE_MAX >> 20);
+		return r;
+	} else if (r < 0) {
 		snprintf(err, errlen, "cannot read %s: %s", path, strerror(-r));
 		return r;
 	}

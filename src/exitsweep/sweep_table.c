@@ -63,6 +63,16 @@ void sweep_table_row(struct sweep_table *t)
 	t->nrows++;
 }
 
+/* Control bytes (a newline, a terminal escape) as '?': a cell may hold
+ * what another machine's result file says (compare), which must not reach
+ * the terminal as anything but text. */
+static void visible(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
 void sweep_table_cell(struct sweep_table *t, const char *fmt, ...)
 {
 	char **row;
@@ -80,6 +90,8 @@ void sweep_table_cell(struct sweep_table *t, const char *fmt, ...)
 	if (vasprintf(&row[i], fmt, ap) < 0)
 		row[i] = NULL, t->oom = true;
 	va_end(ap);
+	if (row[i])
+		visible(row[i]);
 }
 
 size_t sweep_table_text_width(const char *s)

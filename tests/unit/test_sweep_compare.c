@@ -118,6 +118,17 @@ static void test_compare_not_result(void **state)
 	compare_err("f.csv", "format,x\n", "not JSON at line 1, column 1 ('f')");
 	compare_err("two.json", "{}\n{}\n", "more follows its JSON, at line 2, column 1");
 	compare_err("arr.json", "[1, 2]", "without a \"format\" member");
+	/* /dev/zero (or any file past the cap) is refused, not read whole */
+	{
+		const char *files[1] = { "/dev/zero" };
+		char err[1024];
+		FILE *f = fopen("/dev/null", "w");
+
+		assert_int_equal(sweep_compare_files(f, files, 1, err, sizeof(err)),
+				 -EFBIG);
+		fclose(f);
+		assert_non_null(strstr(err, "larger than 64 MiB"));
+	}
 }
 
 int main(void)

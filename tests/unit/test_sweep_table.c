@@ -39,10 +39,29 @@ static void test_table(void **state)
 	sweep_table_free(t);
 }
 
+/* What another machine's file says reaches the terminal as text only. */
+static void test_control_bytes(void **state)
+{
+	struct sweep_table *t = sweep_table_new(1);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	sweep_table_row(t);
+	sweep_table_cell(t, "%s", "host\033[2J\nx\177");
+	sweep_table_print(t, f, "");
+	fclose(f);
+	assert_string_equal(buf, "host?[2J?x?\n-----------\n");
+	free(buf);
+	sweep_table_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_control_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
