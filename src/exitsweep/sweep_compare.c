@@ -118,7 +118,7 @@ static char *format_value(struct json_object *it)
 	else if (!isnan(lo) && !isnan(hi))
 		snprintf(buf, sizeof(buf), "%s ±%s", sweep_fmt_sig(a, sizeof(a), v, 4),
 			 sweep_fmt_sig(b, sizeof(b), (hi - lo) / 2, 2));
-	else if (v == floor(v))
+	else if (v == floor(v) && fabs(v) < 1e15)
 		snprintf(buf, sizeof(buf), "%.0f", v);
 	else
 		sweep_fmt_sig(buf, sizeof(buf), v, 4);

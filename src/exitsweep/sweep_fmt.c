@@ -8,8 +8,14 @@ char *sweep_fmt_sig(char *buf, size_t len, double v, int digits)
 {
 	int dec;
 
-	if (isnan(v)) {
+	if (!isfinite(v)) {
 		snprintf(buf, len, "-");
+		return buf;
+	}
+	/* Past 15 digits a double's decimals are noise: its digits, then
+	 * the exponent. */
+	if (fabs(v) >= 1e15) {
+		snprintf(buf, len, "%.*g", digits, v);
 		return buf;
 	}
 	dec = v == 0 ? 0 : digits - 1 - (int)floor(log10(fabs(v)));

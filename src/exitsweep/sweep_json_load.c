@@ -7,6 +7,9 @@
 #include <errno.h>
 #include <json-c/json.h>
 #include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +67,38 @@ static int parse(const char *text, size_t len, struct json_object **doc,
 	return -EBADMSG;
 }
 
+/* Whether every number in o is one exitsweep could have written: finite
+ * (json-c reads NaN, Infinity and 1e400 as doubles) and, for an integer,
+ * within what json-c holds exactly (a longer one is clamped to 2^64 - 1
+ * or 2^63 - 1 and would print as that).  depth: json-c's own nesting
+ * limit bounds it. */
+static bool numbers_ok(struct json_object *o)
+{
+	switch (json_object_get_type(o)) {
+	case json_type_double:
+		return isfinite(json_object_get_double(o));
+	case json_type_int:
+		return json_object_get_int64(o) != INT64_MAX &&
+		       json_object_get_int64(o) != INT64_MIN &&
+		       json_object_get_uint64(o) != UINT64_MAX;
+	case json_type_array:
+		for (size_t i = 0; i < json_object_array_length(o); i++)
+			if (!numbers_ok(json_object_array_get_idx(o, i)))
+				return false;
+		return true;
+	case json_type_object: {
+		json_object_object_foreach(o, k, v) {
+			(void)k;
+			if (!numbers_ok(v))
+				return false;
+		}
+		return true;
+	}
+	default:
+		return true;
+	}
+}
+
 /* Is doc a result file?  NULL, or why not. */
 static const char *not_result(struct json_object *doc, char *why, size_t len)
 {
@@ -79,6 +114,9 @@ static const char *not_result(struct json_object *doc, char *why, size_t len)
 	else if (!json_object_object_get_ex(doc, "summary", &v) ||
 		 !json_object_is_type(v, json_type_array))
 		snprintf(why, len, "no \"summary\" list");
+	else if (!numbers_ok(doc))
+		snprintf(why, len, "it holds a number exitsweep never writes (NaN, "
+			 "Infinity, or too large to hold)");
 	else
 		return NULL;
 	return why;

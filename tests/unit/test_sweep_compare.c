@@ -118,6 +118,16 @@ static void test_compare_not_result(void **state)
 	compare_err("f.csv", "format,x\n", "not JSON at line 1, column 1 ('f')");
 	compare_err("two.json", "{}\n{}\n", "more follows its JSON, at line 2, column 1");
 	compare_err("arr.json", "[1, 2]", "without a \"format\" member");
+	/* numbers exitsweep never writes: refused, not shown as inf or 2^64 */
+	compare_err("nan.json", "{\"format\": \"" SWEEP_JSON_FORMAT "\", \"summary\": "
+		    "[{\"value\": NaN}]}", "a number exitsweep never writes");
+	compare_err("inf.json", "{\"format\": \"" SWEEP_JSON_FORMAT "\", \"summary\": "
+		    "[], \"x\": -Infinity}", "a number exitsweep never writes");
+	compare_err("e400.json", "{\"format\": \"" SWEEP_JSON_FORMAT "\", \"summary\": "
+		    "[{\"lo\": 1e400}]}", "a number exitsweep never writes");
+	compare_err("big.json", "{\"format\": \"" SWEEP_JSON_FORMAT "\", \"summary\": "
+		    "[{\"value\": 123000000000000000000000000000}]}",
+		    "a number exitsweep never writes");
 	/* /dev/zero (or any file past the cap) is refused, not read whole */
 	{
 		const char *files[1] = { "/dev/zero" };

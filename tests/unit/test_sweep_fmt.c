@@ -37,6 +37,8 @@ static void test_format_figures(void **state)
 	assert_string_equal(sweep_fmt_sig(b, sizeof(b), 1234.5678, 4), "1235");
 	assert_string_equal(sweep_fmt_sig(b, sizeof(b), 0.0123456, 4), "0.01235");
 	assert_string_equal(sweep_fmt_sig(b, sizeof(b), NAN, 4), "-");
+	assert_string_equal(sweep_fmt_sig(b, sizeof(b), INFINITY, 4), "-");
+	assert_string_equal(sweep_fmt_sig(b, sizeof(b), 1.23e29, 4), "1.23e+29");
 	/* costs in the metric's unit: sign, three digits, the mark */
 	assert_string_equal(sweep_fmt_diff(b, sizeof(b), 701.4, 675.2, true, true),
 			    "+701 ±675 ");
