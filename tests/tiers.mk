@@ -10,8 +10,10 @@
 #   lint-man      the man pages are mandoc -Tlint clean (mandoc)
 #   lint-layout   every include and call arrow down, names and guards by file
 #                 (tools/include-graph over the built objects; python3)
+#   instr-gate    exitmon --replay's instructions per record, per case, rose
+#                 no more than 2% over tests/bench/instr-baseline (valgrind)
 #   e2e           the programs on the real kernel, tests/e2e/ (root, taskstats)
-#   check         all six, the package built beside the fuzz smoke (root)
+#   check         all seven, the package built beside the fuzz smoke (root)
 #   check-build   builds all that check runs, in parallel (libraries, clang)
 #   test          deps, check-build, check: CI's first step (in the Makefile)
 #   test-busy     the "# tier: busy" e2e files under exit-heavy load (root)
@@ -25,7 +27,7 @@
 # is truly absent; CI (.ci/run: test, test-kernels, test-systemd,
 # test-busy) fails on any skip.
 
-.PHONY: unit lint-man lint-layout e2e check check-build fuzz-smoke-beside-deb deb-prebuild \
+.PHONY: unit lint-man lint-layout instr-gate instr-baseline e2e check check-build fuzz-smoke-beside-deb deb-prebuild \
         test-busy test-kernels test-kernels-rig test-kernels-suite test-systemd
 
 unit: $(UNIT_BINS)
@@ -33,6 +35,16 @@ unit: $(UNIT_BINS)
 
 lint-layout: all
 	$(Q)tools/include-graph
+
+# The collector's performance gate: callgrind's instructions per record of
+# exitmon --replay, per case, against the committed baseline; a rise of
+# more than 2% fails (tests/bench/instr-gate.sh: cases, input, toolchain).
+# No privileges, no taskstats, seconds.  instr-baseline rewrites the
+# baseline from this build: commit it saying why the counts moved.
+instr-gate: exitmon
+	$(Q)tests/bench/instr-gate.sh
+instr-baseline: exitmon
+	$(Q)tests/bench/instr-gate.sh --write
 
 lint-man:
 	$(Q)out=$$(mandoc -Tlint -Wwarning $(wildcard $(MANPAGES)) 2>&1); \
@@ -45,9 +57,10 @@ e2e: all $(B)/bench/floor
 	$(Q)EXITMON_TOP=$(CURDIR) prove -v tests/e2e/ $(KERNEL_SELF_TEST)
 
 # Every tier: unit tests (no privileges), the sanitizers, man page lint,
-# end-to-end tests against the real kernel (they skip, exit 77, only where
-# taskstats or CAP_NET_ADMIN is truly absent).
-check: all unit sanitize fuzz-smoke-beside-deb lint-man lint-layout e2e
+# the layout, the instruction gate, end-to-end tests against the real
+# kernel (they skip, exit 77, only where taskstats or CAP_NET_ADMIN is
+# truly absent).
+check: all unit sanitize fuzz-smoke-beside-deb lint-man lint-layout instr-gate e2e
 
 # Side by side, where nothing measures time: the three fuzz smoke targets,
 # and the package (80-deb-package.t, then make test-systemd, install the

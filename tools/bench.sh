@@ -288,19 +288,11 @@ split_part() {
 	floor_table "exitmon"
 }
 
-# replay_run FORMAT [VALGRIND...]: replay the capture; prints the summary file
+# replay_run FORMAT: replay the capture; its summary in $T/replay.sum
 replay_run() {
-	local fmt=$1; shift
-	"$@" "$TOP/exitmon" --replay "$T/cap.pcap" -f "$fmt" -o "$T/replay.$fmt" \
-		--summary "$T/replay.sum" ${REPLAY_COUNT:+--count $REPLAY_COUNT} 2>/dev/null
-	rm -f "$T/replay.$fmt"
-}
-
-# instructions FORMAT COUNT: callgrind's instruction count for COUNT records
-instructions() {
-	REPLAY_COUNT=$2 replay_run "$1" valgrind --tool=callgrind \
-		--callgrind-out-file="$T/cg.out" >/dev/null 2>&1
-	sed -n 's/^summary: //p' "$T/cg.out"
+	"$TOP/exitmon" --replay "$T/cap.pcap" -f "$1" -o "$T/replay.$1" \
+		--summary "$T/replay.sum" 2>/dev/null
+	rm -f "$T/replay.$1"
 }
 
 replay_part() {
@@ -314,19 +306,20 @@ replay_part() {
 	kill -TERM "$mon"; wait "$mon" || true; rm -f "$T/mon.pid"
 	echo "bench: replaying a capture of $(du -h "$T/cap.pcap" | cut -f1)" >&2
 	printf '%-8s%10s%18s%18s\n' format records "records/s/core" "instr/record"
-	local fmt recs cpu lo hi n_lo n_hi
+	local fmt recs cpu n_lo n_hi ipr
 	for fmt in $FORMATS; do
 		replay_run "$fmt"
 		recs=$(kv "$T/replay.sum" records)
 		cpu=$(python3 -c "print($(kv "$T/replay.sum" cpu_user)+$(kv "$T/replay.sum" cpu_sys))")
 		# two lengths within the capture: 1/5 of it (at most 5,000), all
-		# of it (at most 25,000)
+		# of it (at most 25,000); callgrind's difference of the two
+		# (tools/instr-per-record, as make instr-gate asks it)
 		n_lo=$(( recs / 5 < 5000 ? recs / 5 : 5000 ))
 		n_hi=$(( recs < 25000 ? recs : 25000 ))
-		lo=$(instructions "$fmt" "$n_lo"); hi=$(instructions "$fmt" "$n_hi")
+		ipr=$("$TOP/tools/instr-per-record" "$T/cap.pcap" "$n_lo" "$n_hi" \
+			-f "$fmt" -o "out.$fmt")
 		printf '%-8s%10s%18.0f%18.0f\n' "$fmt" "$recs" \
-			"$(python3 -c "print($recs/max($cpu,1e-6))")" \
-			"$(python3 -c "print(($hi-$lo)/max($n_hi-$n_lo,1))")"
+			"$(python3 -c "print($recs/max($cpu,1e-6))")" "$ipr"
 	done
 }
 

@@ -198,11 +198,13 @@ static const char *option_name(int key)
 	return "?";
 }
 
-/* Options that only mean something for a live collector. */
+/* Options that only mean something for a live collector (--capture is
+ * not one: a replay writes the packets it reads, a copy or with --count
+ * a capture cut short, and make instr-gate measures that path). */
 static bool live_only(int key)
 {
 	switch (key) {
-	case OPT_CAPTURE: case OPT_CPUS: case OPT_WAKEUP: case OPT_PIDFILE:
+	case OPT_CPUS: case OPT_WAKEUP: case OPT_PIDFILE:
 	case OPT_USER: case OPT_METRICS: case OPT_SHARDS: case OPT_RCVBUF:
 	case OPT_INTERVAL: case OPT_DURATION: case OPT_NO_SELF_CHECK:
 		return true;
