@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,12 +20,86 @@
 struct row {
 	char *section, *title, *key, *label, *unit;
 	char *cell[MAX_FILES];
+	size_t first;		/* the first row of its section */
 };
 
+/* The rows in the order first seen, with two hash indexes (open
+ * addressing, slots hold row + 1, 0 empty): by (section, key, label) to
+ * match a file's item to its row, by section to group them; a file of
+ * 100,000 items is matched in linear time, not quadratic. */
 struct rows {
 	struct row *r;
 	size_t n, cap;
+	size_t *by_item, *by_section, slots;	/* slots: a power of two */
 };
+
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return (h ^ 0xff) * 1099511628211ull;	/* ends the string */
+}
+
+static uint64_t item_hash(const char *section, const char *key, const char *label)
+{
+	return hash_str(hash_str(hash_str(1469598103934665603ull, section), key),
+			label);
+}
+
+static bool same_item(const struct row *r, const char *section, const char *key,
+		      const char *label)
+{
+	return !strcmp(r->section, section) && !strcmp(r->key, key) &&
+	       !strcmp(r->label, label);
+}
+
+/* The slot of row i in an index (0: by item, 1: by section). */
+static size_t *slot_of(const struct rows *rs, int which, uint64_t h,
+		       const struct row *want, const char *section,
+		       const char *key, const char *label)
+{
+	size_t *tab = which ? rs->by_section : rs->by_item, i = h & (rs->slots - 1);
+
+	for (;; i = (i + 1) & (rs->slots - 1)) {
+		const struct row *r;
+
+		if (!tab[i])
+			return &tab[i];
+		r = &rs->r[tab[i] - 1];
+		if (r == want || (which ? !strcmp(r->section, section)
+				  : same_item(r, section, key, label)))
+			return &tab[i];
+	}
+}
+
+/* Both indexes at twice the size (or the first); 0 or -ENOMEM. */
+static int rows_rehash(struct rows *rs)
+{
+	size_t slots = rs->slots ? rs->slots * 2 : 256;
+	size_t *a = calloc(slots, sizeof(*a)), *b = calloc(slots, sizeof(*b));
+
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return -ENOMEM;
+	}
+	free(rs->by_item);
+	free(rs->by_section);
+	rs->by_item = a;
+	rs->by_section = b;
+	rs->slots = slots;
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct row *r = &rs->r[i];
+		size_t *s = slot_of(rs, 1, hash_str(7, r->section), NULL, r->section,
+				    NULL, NULL);
+
+		*slot_of(rs, 0, item_hash(r->section, r->key, r->label), r,
+			 r->section, r->key, r->label) = i + 1;
+		if (!*s)
+			*s = r->first + 1;
+	}
+	return 0;
+}
 
 static const char *sget(struct json_object *o, const char *k)
 {
@@ -60,26 +135,40 @@ static struct row *find_or_add(struct rows *rs, const char *section,
 			       const char *title, const char *key,
 			       const char *label, const char *unit)
 {
-	for (size_t i = 0; i < rs->n; i++)
-		if (!strcmp(rs->r[i].section, section) && !strcmp(rs->r[i].key, key) &&
-		    !strcmp(rs->r[i].label, label))
-			return &rs->r[i];
+	size_t *item, *sec;
+	struct row *r;
+
+	if ((rs->n + 1) * 2 > rs->slots && rows_rehash(rs) < 0)
+		return NULL;
+	item = slot_of(rs, 0, item_hash(section, key, label), NULL, section,
+		       key, label);
+	if (*item)
+		return &rs->r[*item - 1];
 	if (rs->n == rs->cap) {
 		size_t cap = rs->cap ? rs->cap * 2 : 64;
-		struct row *r = realloc(rs->r, cap * sizeof(*r));
+		struct row *nr = realloc(rs->r, cap * sizeof(*nr));
 
-		if (!r)
+		if (!nr)
 			return NULL;
-		rs->r = r;
+		rs->r = nr;
 		rs->cap = cap;
 	}
-	memset(&rs->r[rs->n], 0, sizeof(rs->r[rs->n]));
-	rs->r[rs->n].section = strdup(section);
-	rs->r[rs->n].title = strdup(title);
-	rs->r[rs->n].key = strdup(key);
-	rs->r[rs->n].label = strdup(label);
-	rs->r[rs->n].unit = strdup(unit);
-	return &rs->r[rs->n++];
+	r = memset(&rs->r[rs->n], 0, sizeof(rs->r[rs->n]));
+	r->section = strdup(section);
+	r->title = strdup(title);
+	r->key = strdup(key);
+	r->label = strdup(label);
+	r->unit = strdup(unit);
+	if (!r->section || !r->title || !r->key || !r->label || !r->unit) {
+		rs->n++;	/* rows_free frees what was made */
+		return NULL;
+	}
+	sec = slot_of(rs, 1, hash_str(7, section), NULL, section, NULL, NULL);
+	if (!*sec)
+		*sec = rs->n + 1;
+	r->first = *sec - 1;
+	*item = ++rs->n;
+	return r;
 }
 
 static void rows_free(struct rows *rs)
@@ -94,6 +183,8 @@ static void rows_free(struct rows *rs)
 			free(rs->r[i].cell[j]);
 	}
 	free(rs->r);
+	free(rs->by_item);
+	free(rs->by_section);
 }
 
 static char *format_value(struct json_object *it)
@@ -227,48 +318,64 @@ static void machine_table(FILE *out, struct json_object **doc,
 	emulated_notes(out, doc, n);
 }
 
-static void section_tables(FILE *out, const struct rows *rs, size_t n)
+/* Rows grouped by section, sections in the order first seen, rows in
+ * theirs: by (first row of the section, row). */
+static int by_section(const void *a, const void *b)
 {
-	for (size_t i = 0; i < rs->n; i++) {
-		const char *sec = rs->r[i].section;
-		struct sweep_table *t;
-		bool seen = false;
+	const struct row *x = *(const struct row *const *)a;
+	const struct row *y = *(const struct row *const *)b;
 
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = !strcmp(rs->r[j].section, sec);
-		if (seen)
-			continue;
-		t = sweep_table_new(2 + n);
-		if (!t)
-			return;
-		fprintf(out, "\n%s\n\n", rs->r[i].title);
-		sweep_table_row(t);
-		sweep_table_cell(t, "Cell");
-		sweep_table_cell(t, "Figure");
-		for (size_t f = 0; f < n; f++) {
-			sweep_table_cell(t, "%c", (char)('A' + f));
-			sweep_table_right(t, 2 + f);
-		}
-		for (size_t j = i; j < rs->n; j++) {
-			const struct row *r = &rs->r[j];
-
-			if (strcmp(r->section, sec))
-				continue;
-			sweep_table_row(t);
-			sweep_table_cell(t, "%s", r->key);
-			if (r->unit[0] && strcmp(r->unit, "%") && strcmp(r->unit, "1/s"))
-				sweep_table_cell(t, "%s %s", r->label, r->unit);
-			else
-				sweep_table_cell(t, "%s", r->label);
-			for (size_t f = 0; f < n; f++)
-				sweep_table_cell(t, "%s", r->cell[f] ? r->cell[f] : "-");
-		}
-		sweep_table_print(t, out, "  ");
-		sweep_table_free(t);
-	}
+	if (x->first != y->first)
+		return x->first < y->first ? -1 : 1;
+	return x < y ? -1 : x > y;
 }
 
-/* Read file i into doc[i]: a result file of the same kind as file 0. */
+static void section_table(FILE *out, struct row **r, size_t m, size_t n)
+{
+	struct sweep_table *t = sweep_table_new(2 + n);
+
+	if (!t)
+		return;
+	fprintf(out, "\n%s\n\n", r[0]->title);
+	sweep_table_row(t);
+	sweep_table_cell(t, "Cell");
+	sweep_table_cell(t, "Figure");
+	for (size_t f = 0; f < n; f++) {
+		sweep_table_cell(t, "%c", (char)('A' + f));
+		sweep_table_right(t, 2 + f);
+	}
+	for (size_t j = 0; j < m; j++) {
+		sweep_table_row(t);
+		sweep_table_cell(t, "%s", r[j]->key);
+		if (r[j]->unit[0] && strcmp(r[j]->unit, "%") && strcmp(r[j]->unit, "1/s"))
+			sweep_table_cell(t, "%s %s", r[j]->label, r[j]->unit);
+		else
+			sweep_table_cell(t, "%s", r[j]->label);
+		for (size_t f = 0; f < n; f++)
+			sweep_table_cell(t, "%s", r[j]->cell[f] ? r[j]->cell[f] : "-");
+	}
+	sweep_table_print(t, out, "  ");
+	sweep_table_free(t);
+}
+
+static void section_tables(FILE *out, const struct rows *rs, size_t n)
+{
+	struct row **order = malloc((rs->n ? rs->n : 1) * sizeof(*order));
+	size_t i, j;
+
+	if (!order)
+		return;
+	for (i = 0; i < rs->n; i++)
+		order[i] = &rs->r[i];
+	qsort(order, rs->n, sizeof(*order), by_section);
+	for (i = 0; i < rs->n; i = j) {
+		for (j = i + 1; j < rs->n && order[j]->first == order[i]->first; j++)
+			;
+		section_table(out, order + i, j - i, n);
+	}
+	free(order);
+}
+
 static int load(struct json_object **doc, const char *const *files, size_t i,
 		struct json_object **sum, char *err, size_t errlen)
 {

@@ -79,6 +79,41 @@ static void test_compare(void **state)
 	free(buf);
 }
 
+/* Many items: every row matched to its own (by section, key and label,
+ * through the index), sections grouped in the order first seen. */
+static void test_compare_many(void **state)
+{
+	enum { N = 20000 };
+	char p[256], err[256], *buf = NULL, *text, *at;
+	const char *files[2];
+	size_t len = 0, cap = (size_t)N * 120 + 256;
+	FILE *f;
+
+	(void)state;
+	text = at = malloc(cap);
+	assert_non_null(text);
+	at += sprintf(at, "{\"format\": \"" SWEEP_JSON_FORMAT "\", \"kind\": "
+		      "\"overhead\", \"summary\": [");
+	for (int i = 0; i < N; i++)
+		at += sprintf(at, "%s{\"section\": \"s%d\", \"title\": \"T%d\", "
+			      "\"key\": \"k%d\", \"label\": \"L\", \"value\": %d}",
+			      i ? ", " : "", i % 3, i % 3, i, i);
+	sprintf(at, "]}");
+	scratch_put("many.json", text);
+	free(text);
+	scratch_path(p, sizeof(p), "many.json");
+	files[0] = files[1] = p;
+	f = open_memstream(&buf, &len);
+	assert_int_equal(sweep_compare_files(f, files, 2, err, sizeof(err)), 0);
+	fclose(f);
+	/* T0's table first, with k0, k3, ... and both files' values */
+	assert_true(strstr(buf, "\nT0\n") < strstr(buf, "\nT1\n"));
+	assert_true(strstr(buf, "\nT1\n") < strstr(buf, "\nT2\n"));
+	assert_non_null(strstr(buf, "  k19998  L       19998  19998\n"));
+	assert_true(strstr(buf, "  k3 ") < strstr(buf, "\nT1\n"));
+	free(buf);
+}
+
 /* compare on what is not a result file: one line naming the file, where
  * it stops being one and what it is instead -- never json-c's own words. */
 static void compare_err(const char *name, const char *text, const char *why)
@@ -146,6 +181,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_compare_not_result),
+		cmocka_unit_test(test_compare_many),
 	};
 
 	return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);
