@@ -14,6 +14,9 @@
 #define PROBE_KEY_NS_PER_EXIT		"ns_per_exit"
 #define PROBE_KEY_NS_PER_EXIT_CI95	"ns_per_exit_ci95"
 #define PROBE_KEY_CLASS_PREFIX		"ns_per_exit_"
+/* the unit of every ns key (and of period_us, in thousands): "ns", or
+ * "instr" under the instruction clock (emulation.h) */
+#define PROBE_KEY_UNIT			"unit"
 /* the probe's own cost: samples taken (sample), its BPF programs' runs
  * and their run time (absent when kernel.bpf_stats could not be enabled) */
 #define PROBE_KEY_SAMPLES		"samples"

@@ -252,9 +252,26 @@ static int measure(struct cli *c, struct probe_cmd *cmd, struct probe *p)
 	return probe_cmd_exit_code(st);
 }
 
+/* fentry's exact histogram, or NULL (the report then has no mode). */
+static struct probe_exact *read_exact(const struct probe *p)
+{
+	struct probe_exact *x;
+	int r;
+
+	if (p->used != METHOD_FENTRY || !(x = malloc(sizeof(*x))))
+		return NULL;
+	r = probe_bpf_read_exact(p, x);
+	if (r == 0)
+		return x;
+	log_warn("cannot read the exact histogram: %s", strerror(-r));
+	free(x);
+	return NULL;
+}
+
 static int finish(struct cli *c, struct probe *p, struct probe_result *res)
 {
 	int r = probe_bpf_read(p, &res->c, &res->cost);
+	struct probe_exact *x;
 
 	res->method = p->used;
 	res->reason = p->reason;
@@ -264,14 +281,16 @@ static int finish(struct cli *c, struct probe *p, struct probe_result *res)
 		log_warn("cannot read the probe's counters: %s", strerror(-r));
 		return r;
 	}
-	if (c->summary && (r = probe_report_summary(res, c->summary)) < 0) {
+	x = read_exact(p);
+	res->exact = x;
+	if (c->summary && (r = probe_report_summary(res, c->summary)) < 0)
 		log_warn("cannot write the summary %s: %s", c->summary,
 			safe_strerror(-r));
-		return r;
-	}
-	if (!c->quiet)
+	else if (!c->quiet)
 		probe_report_text(res, c->cmd ? stderr : stdout);
-	return 0;
+	res->exact = NULL;
+	free(x);
+	return r < 0 ? r : 0;
 }
 
 int main(int argc, char **argv)

@@ -57,6 +57,20 @@ struct probe_pending {
 	__u64 t0;		/* fentry: entry time */
 };
 
+/* fentry, exact histogram: one bucket per ns (per instruction under the
+ * instruction clock) from 0 to PROBE_EXACT_N - 1, per class, in chunks of
+ * PROBE_EXACT_CHUNK counters: map key class * PROBE_EXACT_CHUNKS + ns /
+ * PROBE_EXACT_CHUNK, index ns % PROBE_EXACT_CHUNK.  Chunks keep each
+ * per-CPU value small (4 KiB) and the index a mask the verifier trusts.
+ * Calls at PROBE_EXACT_N or more are in the log histogram only. */
+#define PROBE_EXACT_CHUNK	1024
+#define PROBE_EXACT_CHUNKS	8
+#define PROBE_EXACT_N		(PROBE_EXACT_CHUNK * PROBE_EXACT_CHUNKS)
+
+struct probe_exact_chunk {
+	__u32 n[PROBE_EXACT_CHUNK];	/* per CPU: calls that took this long */
+};
+
 /* fentry histogram: exact below 8 ns, then 4 buckets per power of two up
  * to bucket 63 (which holds everything from 2^16 + 3 * 2^14 ns on). */
 #define PROBE_HIST_BUCKETS	64

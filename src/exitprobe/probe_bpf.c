@@ -138,6 +138,8 @@ static int load_method(struct probe *p, const struct probe_setup *s,
 	bpf_program__set_autoload(sk->progs.on_sample, m == METHOD_SAMPLE);
 	bpf_program__set_autoload(sk->progs.ts_enter, m == METHOD_FENTRY);
 	bpf_program__set_autoload(sk->progs.ts_leave, m == METHOD_FENTRY);
+	if (m != METHOD_FENTRY)
+		bpf_map__set_max_entries(sk->maps.exact, 1);
 	r = exitprobe_bpf__load(sk);
 	if (r == 0)
 		r = exitprobe_bpf__attach(sk);
@@ -346,6 +348,29 @@ int probe_bpf_read(const struct probe *p, struct probe_counters *sum,
 						  sk->progs.ts_enter);
 	if (p->used == METHOD_FENTRY)
 		add_cost(cost, sk->progs.ts_leave);
+	return r;
+}
+
+int probe_bpf_read_exact(const struct probe *p, struct probe_exact *sum)
+{
+	struct probe_exact_chunk *v = calloc((size_t)p->ncpu, sizeof(*v));
+	int r = 0;
+
+	memset(sum, 0, sizeof(*sum));
+	if (!v)
+		return -ENOMEM;
+	for (__u32 key = 0; r == 0 && key < PROBE_NCLASS * PROBE_EXACT_CHUNKS;
+	     key++) {
+		__u64 *dst = &sum->n[key / PROBE_EXACT_CHUNKS]
+				    [(key % PROBE_EXACT_CHUNKS) * PROBE_EXACT_CHUNK];
+
+		r = bpf_map__lookup_elem(p->skel->maps.exact, &key, sizeof(key),
+					 v, sizeof(*v) * (size_t)p->ncpu, 0);
+		for (int cpu = 0; r == 0 && cpu < p->ncpu; cpu++)
+			for (unsigned i = 0; i < PROBE_EXACT_CHUNK; i++)
+				dst[i] += v[cpu].n[i];
+	}
+	free(v);
 	return r;
 }
 

@@ -52,6 +52,11 @@ struct probe_cost {
 	bool have_run_ns;
 };
 
+/* fentry: the exact histogram summed over the CPUs (probe_abi.h). */
+struct probe_exact {
+	__u64 n[PROBE_NCLASS][PROBE_EXACT_N];
+};
+
 /* Load and attach; on failure p->fail and p->reason say why (-errno). */
 int probe_bpf_start(struct probe *p, const struct probe_setup *s);
 /* Put a thread group in scope (before it starts). */
@@ -62,6 +67,8 @@ int probe_bpf_track(struct probe *p, pid_t tgid);
 void probe_bpf_dither(const struct probe *p, __u64 period_ns, __u64 *rng);
 int probe_bpf_read(const struct probe *p, struct probe_counters *sum,
 	       struct probe_cost *cost);
+/* fentry only: the exact histogram; 0 or -errno. */
+int probe_bpf_read_exact(const struct probe *p, struct probe_exact *sum);
 void probe_bpf_stop(struct probe *p);
 
 #endif

@@ -99,13 +99,44 @@ uint64_t probe_est_hist_low(unsigned b)
 	return (1ull << msb) + ((uint64_t)(b % 4) << (msb - 2));
 }
 
-double probe_est_hist_percentile(const __u64 *hist, size_t nbuckets, double p)
+uint64_t probe_est_hist_total(const __u64 *hist, size_t nbuckets)
 {
-	uint64_t total = 0, seen = 0;
-	double rank;
+	uint64_t total = 0;
 
 	for (size_t b = 0; b < nbuckets; b++)
 		total += hist[b];
+	return total;
+}
+
+int probe_est_mode(const __u64 *exact, size_t n, uint64_t timed,
+		   struct probe_mode *m)
+{
+	uint64_t in = 0, below = 0;
+	size_t best = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		in += exact[i];
+		if (exact[i] > exact[best])
+			best = i;
+	}
+	if (in == 0 || in > timed)
+		return -EINVAL;
+	for (size_t i = 0; i < best; i++)
+		below += exact[i];
+	m->mode = best;
+	m->at = exact[best];
+	m->below = below;
+	m->beyond = timed - in;
+	m->above = timed - below - m->at;
+	m->timed = timed;
+	return 0;
+}
+
+double probe_est_hist_percentile(const __u64 *hist, size_t nbuckets, double p)
+{
+	uint64_t total = probe_est_hist_total(hist, nbuckets), seen = 0;
+	double rank;
+
 	if (total == 0)
 		return -1;
 	rank = ceil(p / 100 * (double)total);

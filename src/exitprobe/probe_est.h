@@ -13,7 +13,9 @@
  * workload varies less than a Poisson count, so the interval is on the
  * safe side.
  *
- * fentry method: n exact times; mean +- t95(n-1) * sd / sqrt(n). */
+ * fentry method: n exact times; mean +- t95(n-1) * sd / sqrt(n).  Under
+ * the instruction clock also the mode of their exact histogram, with the
+ * calls at, below and above it (struct probe_mode). */
 #ifndef EXITPROBE_PROBE_EST_H
 #define EXITPROBE_PROBE_EST_H
 
@@ -41,6 +43,35 @@ int probe_est_timed(uint64_t n, double sum, double sumsq, struct probe_est *e);
 
 /* Half the width of the interval: what "+-" shows. */
 double probe_est_half(const struct probe_est *e);
+
+/* The exact histogram (one bucket per ns, or per instruction under the
+ * instruction clock) read as the call's own work and its exceptions.
+ * Under the instruction clock a call that runs its common path without
+ * interruption executes the same instructions every time: those calls
+ * pile up on one exact count, the mode.  An interrupt taken inside the
+ * call, a contended lock or a slow path (an allocation refilled, a cache
+ * miss handled in code) only adds instructions, so those calls lie above
+ * it; below it are calls that took a shorter path.  The mode therefore
+ * is the common path's exact count, and a few disturbed calls cannot
+ * move it, where they move the mean. */
+struct probe_mode {
+	uint64_t mode;		/* the most frequent exact count (lowest on a tie) */
+	uint64_t at;		/* timed calls at the mode */
+	uint64_t below;		/* timed calls below it */
+	uint64_t above;		/* timed calls above it, beyond included */
+	uint64_t beyond;	/* timed calls beyond the exact window */
+	uint64_t timed;		/* every timed call */
+};
+
+/* exact[i]: calls that took i (0 <= i < n); timed: every timed call,
+ * those at n or more included (the log histogram's total).  0, or -EINVAL
+ * when no call fell inside the window (the mode is then unknown) or the
+ * window holds more calls than timed. */
+int probe_est_mode(const __u64 *exact, size_t n, uint64_t timed,
+		   struct probe_mode *m);
+
+/* Calls in a probe_hist_bucket() histogram. */
+uint64_t probe_est_hist_total(const __u64 *hist, size_t nbuckets);
 
 /* Percentile p (0..100) of a probe_hist_bucket() histogram, as the lower
  * bound of the bucket holding it; -1 when the histogram is empty. */

@@ -64,6 +64,26 @@ static int estimate(const struct probe_result *r, unsigned mask,
 				 (double)r->period_ns, e);
 }
 
+/* The mode of class c's exact histogram: 0, or -EINVAL without one
+ * (not fentry, not read, or no call inside the window). */
+static int class_mode(const struct probe_result *r, unsigned c,
+		      struct probe_mode *m)
+{
+	if (r->method != METHOD_FENTRY || !r->exact)
+		return -EINVAL;
+	return probe_est_mode(r->exact->n[c], PROBE_EXACT_N,
+			      probe_est_hist_total(r->c.hist[c],
+						   PROBE_HIST_BUCKETS), m);
+}
+
+/* The figure to read first: under the instruction clock fentry's mode
+ * (the common path's exact count, which interrupted calls cannot move),
+ * else the mean with its interval. */
+static bool headline_mode(const struct probe_result *r)
+{
+	return r->method == METHOD_FENTRY && emulation_counts_instructions();
+}
+
 /* ns of samples under callee k, all classes */
 static __u64 callee_ns(const struct probe_result *r, unsigned k)
 {
@@ -72,6 +92,27 @@ static __u64 callee_ns(const struct probe_result *r, unsigned k)
 	for (unsigned c = 0; c < PROBE_NCLASS; c++)
 		n += r->c.sample_ns[c][k];
 	return n;
+}
+
+static void summary_mode(const struct probe_result *r, unsigned c,
+			 struct kvbuf *kb)
+{
+	static const char *const names[] = {
+		"mode_", "exits_at_mode_", "exits_below_mode_",
+		"exits_above_mode_", "exits_beyond_window_",
+	};
+	struct probe_mode m;
+	uint64_t v[5];
+	char key[96];
+
+	if (class_mode(r, c, &m) < 0)
+		return;
+	v[0] = m.mode; v[1] = m.at; v[2] = m.below; v[3] = m.above;
+	v[4] = m.beyond;
+	for (int i = 0; i < 5; i++) {
+		snprintf(key, sizeof(key), "%s%s", names[i], class_keys[c]);
+		kv_u64(kb, key, v[i]);
+	}
 }
 
 static void summary_class(const struct probe_result *r, unsigned c,
@@ -99,6 +140,7 @@ static void summary_class(const struct probe_result *r, unsigned c,
 		if (p >= 0)
 			kv_double(kb, key, p);
 	}
+	summary_mode(r, c, kb);
 }
 
 static void summary_totals(const struct probe_result *r, struct kvbuf *kb)
@@ -142,6 +184,10 @@ int probe_report_summary_text(const struct probe_result *r, struct kvbuf *kb)
 	kv_str(kb, PROBE_KEY_METHOD_WHY, r->reason);
 	kv_str(kb, "emulated", emulation_name() ? emulation_name() : "");
 	kv_double(kb, "seconds", r->seconds);
+	kv_str(kb, PROBE_KEY_UNIT, emulation_unit());
+	kv_str(kb, "headline", headline_mode(r) ? "mode" : "mean");
+	if (r->method == METHOD_FENTRY)
+		kv_u64(kb, "mode_window", PROBE_EXACT_N);
 	summary_totals(r, kb);
 	for (unsigned c = 0; c < PROBE_NCLASS; c++)
 		summary_class(r, c, kb);
@@ -183,6 +229,22 @@ static void text_percentiles(const __u64 *hist, FILE *f)
 		fprintf(f, "   p50 >= %.0f, p99 >= %.0f", p50, p99);
 }
 
+/* Under the instruction clock, fentry: the mode and the calls at,
+ * below and above it, then the mean ("all" has no mode of its own). */
+static void text_mode(const struct probe_result *r, FILE *f, unsigned mask)
+{
+	struct probe_mode m;
+
+	if (mask == ALL_CLASSES)
+		fprintf(f, " %9s %9s %9s %9s", "", "", "", "");
+	else if (class_mode(r, (unsigned)__builtin_ctz(mask), &m) < 0)
+		fprintf(f, " %9s %9s %9s %9s", ">window", "", "", "");
+	else
+		fprintf(f, " %9llu %9llu %9llu %9llu",
+			(unsigned long long)m.mode, (unsigned long long)m.at,
+			(unsigned long long)m.below, (unsigned long long)m.above);
+}
+
 static void text_row(const struct probe_result *r, FILE *f, const char *label,
 		     unsigned mask)
 {
@@ -191,8 +253,10 @@ static void text_row(const struct probe_result *r, FILE *f, const char *label,
 
 	if (estimate(r, mask, &e) < 0)
 		return;
-	fprintf(f, "  %-22s %9llu %9.0f   [%.0f, %.0f]", label,
-		(unsigned long long)s.exits, e.ns, e.lo, e.hi);
+	fprintf(f, "  %-22s %9llu", label, (unsigned long long)s.exits);
+	if (headline_mode(r))
+		text_mode(r, f, mask);
+	fprintf(f, " %9.0f   [%.0f, %.0f]", e.ns, e.lo, e.hi);
 	if (r->method == METHOD_SAMPLE)
 		fprintf(f, "   %llu samples", (unsigned long long)s.samples);
 	if (r->method == METHOD_FENTRY && mask != ALL_CLASSES)
@@ -224,7 +288,11 @@ static void text_cost(const struct probe_result *r, FILE *f)
 			(unsigned long long)r->c.samples_all, r->nev,
 			r->seconds > 0 ? (double)r->c.samples_all / r->seconds : 0);
 	fprintf(f, "%llu BPF program runs", (unsigned long long)r->cost.run_cnt);
-	if (r->cost.have_run_ns && r->cost.run_cnt)
+	if (r->cost.have_run_ns && r->cost.run_cnt && emulation_counts_instructions())
+		fprintf(f, ", %llu instr in them (%.0f instr per run)",
+			(unsigned long long)r->cost.run_ns,
+			(double)r->cost.run_ns / (double)r->cost.run_cnt);
+	else if (r->cost.have_run_ns && r->cost.run_cnt)
 		fprintf(f, ", %.3f s in them (%.0f ns per run)",
 			(double)r->cost.run_ns / 1e9,
 			(double)r->cost.run_ns / (double)r->cost.run_cnt);
@@ -251,18 +319,40 @@ static void text_warnings(const struct probe_result *r, FILE *f)
 			(unsigned long long)r->c.track_full);
 }
 
+static void text_header(const struct probe_result *r, FILE *f)
+{
+	if (!emulation_counts_instructions()) {
+		fprintf(f, "taskstats_exit() CPU per exit, ns (95%% interval):\n");
+		return;
+	}
+	if (!headline_mode(r)) {
+		fprintf(f, "taskstats_exit() CPU per exit, instr (95%% interval):\n");
+		return;
+	}
+	fprintf(f, "taskstats_exit() instr per exit: the mode (the common "
+		"path's exact count), the calls at, below and above it "
+		"(above: interrupted or a slow path), the mean (95%% interval):\n"
+		"  %-22s %9s %9s %9s %9s %9s %9s\n", "", "exits", "mode",
+		"at", "below", "above", "mean");
+}
+
 void probe_report_text(const struct probe_result *r, FILE *f)
 {
 	struct sums s = sum_classes(r, ALL_CLASSES);
 
 	fprintf(f, "exitprobe: method %s (%s)", method_name(r->method),
 		r->reason);
-	if (r->method == METHOD_SAMPLE)
+	if (r->method == METHOD_SAMPLE && emulation_counts_instructions())
+		fprintf(f, ", period %llu instr", (unsigned long long)r->period_ns);
+	else if (r->method == METHOD_SAMPLE)
 		fprintf(f, ", period %llu us",
 			(unsigned long long)(r->period_ns / 1000));
 	fprintf(f, ", %.1f s\n", r->seconds);
 	if (emulation_name())
 		fprintf(f, "WARNING: " EMULATED_NOTE "\n", emulation_name());
+	if (emulation_counts_instructions())
+		fprintf(f, "the clock counts instructions: every figure below is a "
+			"count of guest instructions (instr), not a time\n");
 	fprintf(f, "exits %llu: tgid on %llu (%.2f%%), listener %llu (%.2f%%), "
 		"foreign listener %llu\n", (unsigned long long)s.exits,
 		(unsigned long long)sum_classes(r, 0xa).exits,
@@ -270,7 +360,7 @@ void probe_report_text(const struct probe_result *r, FILE *f)
 		(unsigned long long)sum_classes(r, 0xc).exits,
 		pct(sum_classes(r, 0xc).exits, s.exits),
 		(unsigned long long)s.foreign);
-	fprintf(f, "taskstats_exit() CPU per exit, ns (95%% interval):\n");
+	text_header(r, f);
 	for (unsigned c = 0; c < PROBE_NCLASS; c++)
 		text_row(r, f, class_labels[c], 1u << c);
 	text_row(r, f, "all", ALL_CLASSES);

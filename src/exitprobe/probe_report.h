@@ -20,6 +20,7 @@ struct probe_result {
 	int nev;		/* samplers */
 	struct probe_counters c;
 	struct probe_cost cost;
+	const struct probe_exact *exact;	/* fentry; NULL when unread */
 };
 
 

@@ -73,6 +73,29 @@ else:
 PY
 }
 
+# modes SERIES WHAT FILE CLASS: fentry's exact histogram in a summary: the
+# unit said, a mode, and the calls at, below and above it adding up to no
+# more than the exits; under the instruction clock (unit=instr) the mode
+# is the common path's exact count, where nearly every call lies.
+modes() {
+	local k=$1 what=$2 f=$3 c=$4 at below above unit
+	unit=$(kv "$f" unit) at=$(kv "$f" "exits_at_mode_$c")
+	below=$(kv "$f" "exits_below_mode_$c") above=$(kv "$f" "exits_above_mode_$c")
+	check "$k: $what: unit=$unit, headline $(kv "$f" headline)" \
+		[ "$unit:$(kv "$f" headline)" = ns:mean -o "$unit:$(kv "$f" headline)" = instr:mode ]
+	check "$k: $what: mode $(kv "$f" mode_$c), $at at, $below below, $above above" \
+		mode_sane "$(kv "$f" "mode_$c")" "$at" "$below" "$above" "$(kv "$f" exits)"
+	[ "$unit" = instr ] && check "$k: $what: >= 90% of calls at the mode" \
+		[ $((at * 10)) -ge $(( $(kv "$f" exits_$c) * 9 )) ]
+	return 0
+}
+
+# mode_sane MODE AT BELOW ABOVE EXITS
+mode_sane() {
+	[ -n "$1" ] && [ "${2:-0}" -ge 1 ] &&
+		[ $(($2 + ${3:-0} + ${4:-0})) -le "$5" ]
+}
+
 # suite SERIES DIR: boot the kernel and run guest-suite.sh, results in DIR.
 suite() {
 	"$RIG" -q --kernel "$1" --out "$2" --env KT_N=$N --env KT_PROBE_N=$PN \
@@ -198,7 +221,9 @@ for k in $KERNELS; do
 				check "$k: $method process: <= 1% tgid on ($(share "$f" exits_tgid_on)%)" \
 					[ "$(share "$f" exits_tgid_on)" -le 1 ]
 			fi
-			diag "$k: $method $shape: $(kv "$f" ns_per_exit) ns per exit (emulated)"
+			diag "$k: $method $shape: $(kv "$f" ns_per_exit) $(kv "$f" unit) per exit (emulated)"
+			[ $method = sample ] || modes "$k" "$method $shape" "$f" \
+				$([ $shape = thread ] && echo tgid_on || echo tgid_off)_nolistener
 		done
 		[ $method = auto ] && continue
 		f=$D/probe-$method-listener.sum

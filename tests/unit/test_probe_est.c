@@ -1,6 +1,7 @@
 /* Unit tests of exitprobe's estimator (src/exitprobe/probe_est.c):
  * the Poisson interval against published exact (Garwood) limits, the
- * sampled and the timed estimates, and the fentry histogram. */
+ * sampled and the timed estimates, the fentry histogram, and the mode of
+ * the exact histogram with the calls at, below and above it. */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -149,6 +150,87 @@ static void test_hist_percentile(void **state)
 	     (double)probe_est_hist_low(probe_hist_bucket(5000)), 0);
 }
 
+/* What a run under the instruction clock looks like (6.19, thread
+ * exits): nearly every call on one exact count, one shorter path, a few
+ * interrupted calls above it and some beyond the window. */
+static void test_mode(void **state)
+{
+	static __u64 x[PROBE_EXACT_N];
+	struct probe_mode m;
+
+	(void)state;
+	x[479] = 2990;
+	x[470] = 3;		/* a shorter path: below */
+	x[480] = 4;		/* one instruction more: above */
+	x[6000] = 1;		/* an interrupt: above */
+	/* 2990 + 3 + 4 + 1 in the window, 2 beyond it: 3000 timed */
+	assert_int_equal(probe_est_mode(x, PROBE_EXACT_N, 3000, &m), 0);
+	assert_int_equal(m.mode, 479);
+	assert_int_equal(m.at, 2990);
+	assert_int_equal(m.below, 3);
+	assert_int_equal(m.above, 7);
+	assert_int_equal(m.beyond, 2);
+	assert_int_equal(m.timed, 3000);
+	assert_int_equal(m.at + m.below + m.above, m.timed);
+}
+
+/* A tie goes to the lower count; the window's ends are counts too. */
+static void test_mode_edges(void **state)
+{
+	__u64 x[8] = { 0 };
+	struct probe_mode m;
+
+	(void)state;
+	x[2] = 5;
+	x[6] = 5;
+	assert_int_equal(probe_est_mode(x, 8, 10, &m), 0);
+	assert_int_equal(m.mode, 2);
+	assert_int_equal(m.at, 5);
+	assert_int_equal(m.below, 0);
+	assert_int_equal(m.above, 5);
+	assert_int_equal(m.beyond, 0);
+	x[0] = 1;	/* a zero count never is a timed call, but is counted */
+	x[7] = 9;
+	assert_int_equal(probe_est_mode(x, 8, 30, &m), 0);
+	assert_int_equal(m.mode, 7);
+	assert_int_equal(m.at, 9);
+	assert_int_equal(m.below, 11);
+	assert_int_equal(m.above, 10);
+	assert_int_equal(m.beyond, 10);
+}
+
+/* No mode without a call in the window; the window cannot hold more
+ * calls than were timed. */
+static void test_mode_none(void **state)
+{
+	__u64 x[8] = { 0 };
+	struct probe_mode m;
+
+	(void)state;
+	assert_int_equal(probe_est_mode(x, 8, 0, &m), -EINVAL);
+	assert_int_equal(probe_est_mode(x, 8, 12, &m), -EINVAL);
+	x[3] = 4;
+	assert_int_equal(probe_est_mode(x, 8, 3, &m), -EINVAL);
+	assert_int_equal(probe_est_mode(x, 8, 4, &m), 0);
+	assert_int_equal(m.above + m.below + m.beyond, 0);
+}
+
+/* The log histogram's total gives the timed calls beyond the window. */
+static void test_hist_total(void **state)
+{
+	__u64 h[PROBE_HIST_BUCKETS] = { 0 };
+
+	(void)state;
+	assert_int_equal(probe_est_hist_total(h, PROBE_HIST_BUCKETS), 0);
+	h[probe_hist_bucket(479)] += 7;
+	h[probe_hist_bucket(PROBE_EXACT_N)] += 2;
+	h[PROBE_HIST_BUCKETS - 1] += 1;
+	assert_int_equal(probe_est_hist_total(h, PROBE_HIST_BUCKETS), 10);
+	/* the window ends on a power of two, so on a bucket's edge */
+	assert_int_equal(probe_est_hist_low(probe_hist_bucket(PROBE_EXACT_N)),
+			 PROBE_EXACT_N);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -159,6 +241,10 @@ int main(void)
 		cmocka_unit_test(test_timed),
 		cmocka_unit_test(test_hist_bucket),
 		cmocka_unit_test(test_hist_percentile),
+		cmocka_unit_test(test_mode),
+		cmocka_unit_test(test_mode_edges),
+		cmocka_unit_test(test_mode_none),
+		cmocka_unit_test(test_hist_total),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
