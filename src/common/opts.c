@@ -47,6 +47,27 @@ static const char *name_of(const struct opts *o, int key)
 	return "?";
 }
 
+/* A long option getopt_long refused: ambiguous (a prefix of several,
+ * named) or unknown.  Exits with a usage error. */
+_Noreturn static void unknown_long(const struct opts *o, const char *arg)
+{
+	const char *name = arg + 2, *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name), i, n = 0;
+	char which[256] = "";
+
+	for (i = 0; arg[0] == '-' && arg[1] == '-' && i < o->n; i++) {
+		if (!o->t[i].name || strncmp(o->t[i].name, name, len))
+			continue;
+		if (n++ < 6)
+			snprintf(which + strlen(which), sizeof(which) - strlen(which),
+				 "%s--%s", n > 1 ? ", " : "", o->t[i].name);
+	}
+	if (n > 1)
+		log_usage_die("option '%.*s' is ambiguous: it could be %s%s",
+			      (int)(len + 2), arg, which, n > 6 ? ", ..." : "");
+	log_usage_die("unknown option '%s'", arg);
+}
+
 int opts_next(struct opts *o, int argc, char **argv)
 {
 	int key = getopt_long(argc, argv, o->shortopts, o->lo, NULL);
@@ -54,7 +75,7 @@ int opts_next(struct opts *o, int argc, char **argv)
 	if (key == '?' && optopt > 0 && optopt < 256)
 		log_usage_die("unknown option '-%c'", optopt);
 	if (key == '?')
-		log_usage_die("unknown option '%s'", argv[optind - 1]);
+		unknown_long(o, argv[optind - 1]);
 	if (key == ':')
 		log_usage_die("option --%s needs a value", name_of(o, optopt));
 	return key;

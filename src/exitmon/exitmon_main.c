@@ -68,6 +68,9 @@ static void set_fields(struct mon_config *cfg, const char *arg)
 
 	if (r == -EEXIST)
 		log_usage_die("--fields names '%s' twice", bad);
+	if (r < 0 && strcmp(bad, "all") == 0)
+		log_usage_die("--fields: 'all' stands alone (every column, in "
+			      "table order); give -F all, or name the columns");
 	if (r < 0) {
 		/* Longer than log_usage_die's line: every name, so one reading
 		 * of the error is enough to fix the command. */

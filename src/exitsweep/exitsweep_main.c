@@ -334,6 +334,9 @@ static int compare_cmd(int argc, char **argv)
 			log_usage_die("compare: unknown option '%s'", argv[i]);
 	if (argc < 2)
 		log_usage_die("%s", "compare needs result files (written by --json)");
+	if (argc - 1 > SWEEP_COMPARE_MAX)	/* a usage error, exit 2 */
+		log_usage_die("compare takes at most %d result files (columns A "
+			      "to Z), not %d", SWEEP_COMPARE_MAX, argc - 1);
 	if (sweep_compare_files(stdout, (const char *const *)argv + 1, (size_t)argc - 1,
 			  err, sizeof(err)) < 0)
 		log_die(EXIT_RUNTIME, "%s", err);

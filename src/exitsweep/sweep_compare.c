@@ -15,7 +15,7 @@
 #include "sweep_report.h"
 #include "sweep_table.h"
 
-#define MAX_FILES 26
+#define MAX_FILES SWEEP_COMPARE_MAX
 
 struct row {
 	char *section, *title, *key, *label, *unit;

@@ -5,6 +5,9 @@
 
 #include <stdio.h>
 
+/* The most files compare puts side by side (columns A to Z). */
+#define SWEEP_COMPARE_MAX 26
+
 /* Print the comparison of files[0..n-1] to out.  0, or -errno /
  * -EBADMSG with a one-line reason in err. */
 int sweep_compare_files(FILE *out, const char *const *files, size_t n, char *err,

@@ -59,4 +59,12 @@ check "--no-self-check runs" [ "$rc" -eq 0 ]
 "$EXITMON" --help | grep -q -- "--rcvbuf"; rc=$?
 check "--help lists the options" [ "$rc" -eq 0 ]
 check "--version" "$EXITMON" --version
+# 'all' with other columns: said as such, not "no column named 'all'"
+"$EXITMON" -F all,pid -o /dev/null 2>"$T/fall"; rc=$?
+check "-F all,pid: exit 2 (got $rc), 'all' stands alone" \
+	sh -c "[ $rc -eq 2 ] && grep -q \"'all' stands alone\" '$T/fall' && ! grep -q 'no column named' '$T/fall'"
+# an ambiguous long option names its candidates (one option rule for all)
+"$EXITMON" --co x 2>"$T/amb"; rc=$?
+check "--co: exit 2 (got $rc), ambiguous, the candidates named" \
+	sh -c "[ $rc -eq 2 ] && grep -q \"option '--co' is ambiguous: it could be --comm, --count;\" '$T/amb'"
 done_testing

@@ -304,4 +304,10 @@ check "one file named three times: exit 0 (got $rc), 34 records, not 102" \
 	sh -c "[ $rc -eq 0 ] && grep -q '^exitstat: 34 records read' twice.err"
 check "... each repeat said, naming the first" \
 	eval '[ "$(grep -c "is the same file as $D/real-v16.csv: read once" twice.err)" -eq 2 ]'
+# More files than compare has columns: a usage error (exit 2), not 1.
+EXITSWEEP=$TOP/exitsweep
+set -- ; for i in $(seq 27); do set -- "$@" "$D/real-v16.csv"; done
+"$EXITSWEEP" compare "$@" >/dev/null 2>cmp27.err; rc=$?
+check "exitsweep compare with 27 files: exit 2 (got $rc), saying 26 at most" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'at most 26 result files' cmp27.err"
 done_testing
