@@ -32,6 +32,12 @@ struct linein {
 	size_t start, end;	/* unread bytes: buf[start..end) */
 	bool eof;
 	int err;		/* why the stream ended early, 0 */
+	/* Called as a line too long for the buffer starts to be passed over
+	 * (it may never end: /dev/zero after a header), so that a reader can
+	 * say so at once rather than read on without a word; NULL: nothing.
+	 * Set after linein_open(). */
+	void (*on_long)(void *arg);
+	void *on_long_arg;
 };
 
 /* 0, or -errno (-EISDIR for a directory, -ENOMEM) with nothing left

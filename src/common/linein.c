@@ -209,6 +209,8 @@ static int take(struct linein *l, size_t len, int ret, const char **p, size_t *n
  * the stream's error. */
 static int skip_long(struct linein *l)
 {
+	if (l->on_long)
+		l->on_long(l->on_long_arg);
 	for (;;) {
 		char *nl = memchr(l->buf + l->start, '\n', l->end - l->start);
 		int r;

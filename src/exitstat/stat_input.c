@@ -122,6 +122,9 @@ static int read_pcap(struct linein *l, const char *path, in_record_fn fn,
 /* ---- text formats -------------------------------------------------------------- */
 
 struct text_state {
+	const char *path;
+	uint64_t records;	/* read so far, for the note of a long line */
+	bool said_long;
 	struct recread rr;
 	struct exit_record last_pid;
 	bool have_pid;
@@ -250,6 +253,20 @@ static int read_header(struct linein *l, const char *path, struct recread *rr)
 	return 0;
 }
 
+/* A line past the reader's buffer begins (linein's on_long): said once
+ * per file, at once, since it may never end. */
+static void long_line(void *arg)
+{
+	struct text_state *s = arg;
+
+	if (s->said_long)
+		return;
+	s->said_long = true;
+	log_warn("%s: a line of %u MiB or more after %llu records: not "
+		"exitmon's; passed over to its end (if it has one), then read on",
+		s->path, LINEIN_BUF >> 20, (unsigned long long)s->records);
+}
+
 static int read_text(struct linein *l, const char *path, bool json,
 		     const struct recread *proto, in_record_fn fn, void *arg,
 		     struct in_counts *n)
@@ -263,6 +280,9 @@ static int read_text(struct linein *l, const char *path, bool json,
 
 	memset(&s, 0, sizeof(s));
 	s.rr = *proto;
+	s.path = path;
+	l->on_long = long_line;
+	l->on_long_arg = &s;
 	if (!json && (k = read_header(l, path, &s.rr)) < 0) {
 		if (k == -EPROTO)
 			return k;
@@ -287,7 +307,9 @@ static int read_text(struct linein *l, const char *path, bool json,
 			s.malformed++;
 		else if (ret == 0)
 			text_record(&s, &r, fn, arg, n);
+		s.records = n->records - before;
 	}
+	l->on_long = NULL;
 	text_notes(path, &s, json);
 	if (k < 0) {
 		stream_note(path, k, n->records - before);

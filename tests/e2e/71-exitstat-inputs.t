@@ -310,4 +310,9 @@ set -- ; for i in $(seq 27); do set -- "$@" "$D/real-v16.csv"; done
 "$EXITSWEEP" compare "$@" >/dev/null 2>cmp27.err; rc=$?
 check "exitsweep compare with 27 files: exit 2 (got $rc), saying 26 at most" \
 	sh -c "[ $rc -eq 2 ] && grep -q 'at most 26 result files' cmp27.err"
+# A line that never ends after a valid header: said at once (within
+# seconds, while reading goes on), not read forever without a word.
+(head -5 "$D/real-v16.csv"; cat /dev/zero) | timeout 5 "$EXITSTAT" - >/dev/null 2>zero.err
+check "header, 4 rows, then /dev/zero: the endless line said at once" \
+	grep -q '^exitstat: -: a line of 1 MiB or more after 4 records' zero.err
 done_testing
