@@ -84,6 +84,18 @@ static void set_fields(struct mon_config *cfg, const char *arg)
 	cfg->cols = strcmp(arg, "all") == 0 ? NULL : &cfg->fields;
 }
 
+/* Whether a choice of columns keeps what tells records apart. */
+static bool fields_readable(const struct format_cols *c)
+{
+	bool type = false, pid = false;
+
+	for (unsigned i = 0; i < c->n; i++) {
+		type |= !strcmp(format_cols_table[c->col[i]].name, "type");
+		pid |= !strcmp(format_cols_table[c->col[i]].name, "pid");
+	}
+	return type && pid;
+}
+
 static void set_cpus(struct mon_config *cfg, const char *arg)
 {
 	struct cpuset_bits possible;
@@ -232,6 +244,10 @@ static void parse_args(int argc, char **argv, struct mon_config *cfg)
 	if (cfg->fields.n && cfg->fmt == FMT_TEXT)
 		log_usage_die("--fields chooses the columns of csv and jsonl; the "
 			  "text format has its own: add -f csv or -f jsonl");
+	if (cfg->cols && !fields_readable(cfg->cols))
+		log_warn("--fields leaves out type or pid, which tell the records "
+			 "apart (a pid's from its group's): exitstat will not read "
+			 "them; add type,pid to keep them readable");
 	if (cfg->replay && live)
 		log_usage_die("--replay reads a file: --%s applies only to a live "
 			  "collector", option_name(live));

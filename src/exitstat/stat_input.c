@@ -239,9 +239,14 @@ static int read_header(struct linein *l, const char *path, struct recread *rr)
 			stream_note(path, k, 0);
 			return k;
 		}
-		log_warn("%s: not exitmon's CSV or JSON lines (no header row with "
-			"type and pid columns): give exitstat what exitmon -f csv, "
-			"-f jsonl or --capture wrote", path);
+		if (k > 0 && header_like(p, len))
+			log_warn("%s: its header has no type or no pid column "
+				"(exitmon -F without them): its records cannot be "
+				"told apart; collect with -F including type,pid", path);
+		else
+			log_warn("%s: not exitmon's CSV or JSON lines (no header row "
+				"with type and pid columns): give exitstat what "
+				"exitmon -f csv, -f jsonl or --capture wrote", path);
 		return -EPROTO;
 	}
 	if (h == -EEXIST) {

@@ -315,4 +315,14 @@ check "exitsweep compare with 27 files: exit 2 (got $rc), saying 26 at most" \
 (head -5 "$D/real-v16.csv"; cat /dev/zero) | timeout 5 "$EXITSTAT" - >/dev/null 2>zero.err
 check "header, 4 rows, then /dev/zero: the endless line said at once" \
 	grep -q '^exitstat: -: a line of 1 MiB or more after 4 records' zero.err
+# -F without type or pid: exitmon warns as it starts, exitstat says why
+# it cannot read the file (not that it is not exitmon's).
+"$EXITMON" --replay "$D/real-v16.pcap" -f csv -F pid,comm -o notype.csv 2>notype.mon
+check "exitmon -F pid,comm: warned that exitstat will not read it" \
+	grep -q 'leaves out type or pid' notype.mon
+"$EXITSTAT" notype.csv >/dev/null 2>notype.err; rc=$?
+check "exitstat on it: exit 1 (got $rc), saying its records cannot be told apart" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'no type or no pid column (exitmon -F without them)' notype.err"
+"$EXITMON" --replay "$D/real-v16.pcap" -f csv -F type,pid,comm -o typepid.csv 2>typepid.mon
+check "exitmon -F type,pid,comm: no such warning" sh -c "! grep -q 'leaves out' typepid.mon"
 done_testing
