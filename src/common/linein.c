@@ -283,6 +283,14 @@ int linein_next(struct linein *l, bool csv, const char **p, size_t *n)
 		if (cut && have - open >= LINEIN_CSV_MAX_QUOTED)
 			return take(l, cut - 1, 1, p, n);
 		if (l->eof) {
+			/* A quote still open at the end of a file whose last
+			 * line is whole: it never closes, so that row ends at its
+			 * first newline (the CSV reader refuses it) and the rows
+			 * after it are read, not taken as one cut-short line.
+			 * Without a last newline the writer stopped inside the
+			 * quoted field: the row is cut short, as below. */
+			if (cut && have && b[have - 1] == '\n')
+				return take(l, cut - 1, 1, p, n);
 			if (l->err) {
 				l->start = l->end;	/* a row cut by the damage */
 				return l->err;

@@ -156,6 +156,26 @@ static void test_stray_quote(void **state)
 	unlink(path);
 }
 
+/* A quote that never closes, near the end of a file of short rows whose
+ * last line is whole: that row ends at its newline, the rest are rows. */
+static void test_unclosed_quote_at_end(void **state)
+{
+	static const char text[] = "type,pid,comm\npid,1,a\npid,2,\"evil\npid,3,b\npid,4,c\n";
+	struct linein l;
+
+	(void)state;
+	write_file(text, sizeof(text) - 1, false);
+	assert_int_equal(linein_open(&l, path), 0);
+	expect(&l, true, 1, "type,pid,comm");
+	expect(&l, true, 1, "pid,1,a");
+	expect(&l, true, 1, "pid,2,\"evil");
+	expect(&l, true, 1, "pid,3,b");
+	expect(&l, true, 1, "pid,4,c");
+	expect(&l, true, 0, NULL);
+	linein_close(&l);
+	unlink(path);
+}
+
 /* Rows that straddle the refills of a 1 MiB buffer, one of them a quoted
  * row spanning lines; an unclosed quote at the end is a row cut short. */
 static void test_refill(void **state)
@@ -327,6 +347,7 @@ int main(void)
 		cmocka_unit_test(test_cut_gzip),
 		cmocka_unit_test(test_directory),
 		cmocka_unit_test(test_stray_quote),
+		cmocka_unit_test(test_unclosed_quote_at_end),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_open_quote),
 	};
