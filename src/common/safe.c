@@ -391,6 +391,19 @@ int safe_check_replace(const char *path)
 		r = -errno;
 	else
 		r = replace_mode(dir, base, &mode);
+	/* What safe_replace() will write through in place (a link, a device,
+	 * a FIFO) is opened now by the same rule, so a link it will refuse
+	 * is refused before the work, not after it; nothing is written, and
+	 * a FIFO's reader may come later. */
+	if (r == 0 && replace_in_place(dir, base)) {
+		bool created;
+		int fd = safe_open(path, O_WRONLY, 0, &created);
+
+		if (fd >= 0)
+			close(fd);
+		else if (fd != -SAFE_ENOREADER)
+			r = fd;
+	}
 	close(dir);
 	return r;
 }

@@ -66,9 +66,11 @@ int paths_check_replaced(const struct mon_config *cfg)
 	for (i = 0; i < 2; i++) {
 		if (!path[i] || (r = safe_check_replace(path[i])) == 0)
 			continue;
-		log_warn("cannot write %s %s as uid %u: %s; choose a directory "
-			"that user can write", opt[i], path[i],
-			(unsigned)geteuid(), safe_strerror(-r));
+		log_warn("cannot write %s %s as uid %u: %s; %s", opt[i], path[i],
+			(unsigned)geteuid(), safe_strerror(-r),
+			r == -SAFE_EUNSAFELINK || r == -SAFE_EFOREIGN ?
+			"choose another path" :
+			"choose a directory that user can write");
 		return EXIT_OUTPUT;
 	}
 	return 0;

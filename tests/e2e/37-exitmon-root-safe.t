@@ -56,6 +56,20 @@ wait $reader
 check "-o a FIFO with its reader: exit 0 (got $rc)" [ $rc -eq 0 ]
 check "... the record came through" grep -q ",$TAG," "$T/fifo.out"
 
+# --- 1c. a link in another user's own (not sticky) directory -----------
+# The start-up check applies the final write's rule: refused before the
+# run (it used to pass, and the summary or plot was refused after it).
+mkdir -m 777 "$T/nob"; chown nobody "$T/nob"
+as_nobody ln -s "$T/secret/victim" "$T/nob/sum.txt"
+timeout 10 "$EXITMON" --summary "$T/nob/sum.txt" -o /dev/null --duration 3 2> "$T/ef4"; rc=$?
+check "--summary through nobody's link in nobody's dir: exit 8 at start (got $rc)" \
+	sh -c "[ $rc -eq 8 ] && grep -q 'symbolic link owned by another user' '$T/ef4' && ! grep -q 'done:' '$T/ef4'"
+check "... the victim is untouched" intact
+timeout 20 "$TOP/exitsweep" --quick --probe off --plot "$T/nob/sum.txt" 2> "$T/ef5" >/dev/null; rc=$?
+check "exitsweep --plot through that link: refused before any run (exit $rc)" \
+	sh -c "[ $rc -eq 8 ] && grep -q 'symbolic link owned by another user' '$T/ef5'"
+check "... the victim is untouched" intact
+
 # --- 2. links planted by another user -----------------------------------
 as_nobody ln -s "$T/secret/victim" "$T/tmp/out.csv"
 "$EXITMON" -f csv -o "$T/tmp/out.csv" --duration 0.3 2> "$T/e1"; rc=$?
