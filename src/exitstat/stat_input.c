@@ -172,15 +172,17 @@ static bool header_like(const char *p, size_t len)
 	return len > 0 && !start;
 }
 
-/* 0 with a record; 1 for a header; -EBADMSG for a line not read.  A line
- * that reads as a row under the header in force is a row, whatever it
- * begins with (a task may be named "type"); only one that does not, and
+/* 0 with a record; 1 for a header or a blank line; -EBADMSG for a line
+ * not read.  A line that reads as a row under the header in force is a
+ * row, whatever it begins with (a task may be named "type"); only one that does not, and
  * names columns only, is a new header (files concatenated into one
  * stream).  The rows after a refused header are not read by the header
  * before it. */
 static int text_line(struct text_state *s, bool json, const char *p, size_t len,
 		     struct exit_record *r)
 {
+	if (len == 0 || (len == 1 && p[0] == '\r'))
+		return 1;	/* a blank line: nothing, not a bad record */
 	if (json)
 		return recread_json(&s->rr, p, len, r);
 	if (!s->bad_header && recread_csv(&s->rr, p, len, r) == 0)
@@ -224,8 +226,38 @@ static void missing_note(const char *path, const struct recread *rr)
 /* The header row, whole within the buffer (a longer first line, such as
  * /dev/zero's, is no header): 0; -EPROTO with a note; or the stream's
  * early end (damaged or cut gzip, a read error), said. */
+/* A header row as another program may have saved it: each name in
+ * plain double quotes ("type","pid") without them, into buf (cap bytes).
+ * The row itself when none is quoted or it does not fit. */
+static const char *unquoted_header(const char *p, size_t *len, char *buf,
+				   size_t cap)
+{
+	size_t i, n = 0;
+
+	if (!memchr(p, '"', *len) || *len >= cap)
+		return p;
+	for (i = 0; i < *len; i++)
+		if (p[i] != '"')
+			buf[n++] = p[i];
+	*len = n;
+	return buf;
+}
+
+/* Blank lines before the header are passed over.  The header line as
+ * linein_next gives it. */
+static int header_line(struct linein *l, const char **p, size_t *len)
+{
+	int k;
+
+	while ((k = linein_next(l, false, p, len)) == 1 &&
+	       (*len == 0 || (*len == 1 && (*p)[0] == '\r')))
+		;
+	return k;
+}
+
 static int read_header(struct linein *l, const char *path, struct recread *rr)
 {
+	char plain[4096];
 	const char *p;
 	size_t len;
 	int k = 0, h;
@@ -233,7 +265,9 @@ static int read_header(struct linein *l, const char *path, struct recread *rr)
 	while (!memchr(l->buf + l->start, '\n', l->end - l->start) && !l->eof &&
 	       (k = linein_fill(l)) == 0)
 		;
-	if (k == -E2BIG || (k = linein_next(l, false, &p, &len)) <= 0 ||
+	if (k != -E2BIG && (k = header_line(l, &p, &len)) > 0)
+		p = unquoted_header(p, &len, plain, sizeof(plain));
+	if (k == -E2BIG || k <= 0 ||
 	    (h = recread_csv_header(rr, p, len)) == -EPROTO || h == -E2BIG) {
 		if (k < 0 && k != -E2BIG) {
 			stream_note(path, k, 0);
@@ -286,6 +320,9 @@ static int read_text(struct linein *l, const char *path, bool json,
 	memset(&s, 0, sizeof(s));
 	s.rr = *proto;
 	s.path = path;
+	/* A UTF-8 byte-order mark (a spreadsheet's or an editor's save). */
+	if (l->end - l->start >= 3 && !memcmp(l->buf + l->start, "\xef\xbb\xbf", 3))
+		l->start += 3;
 	l->on_long = long_line;
 	l->on_long_arg = &s;
 	if (!json && (k = read_header(l, path, &s.rr)) < 0) {
@@ -326,11 +363,39 @@ static int read_text(struct linein *l, const char *path, bool json,
 	return 0;
 }
 
+/* The compressor of a rotation logrotate may be told to use, by its
+ * magic (gzip is read): its name, or NULL. */
+static const char *compressed_with(const struct linein *l)
+{
+	static const struct { const char *magic; size_t len; const char *name; } z[] = {
+		{ "\xfd" "7zXZ\0", 6, "xz" },
+		{ "\x28\xb5\x2f\xfd", 4, "zstd" },
+		{ "BZh", 3, "bzip2" },
+		{ "\x04\x22\x4d\x18", 4, "lz4" },
+	};
+
+	for (size_t i = 0; !l->gz && i < sizeof(z) / sizeof(z[0]); i++)
+		if (l->end >= z[i].len && !memcmp(l->buf, z[i].magic, z[i].len))
+			return z[i].name;
+	return NULL;
+}
+
+/* JSON lines: the first byte past a byte-order mark and blank lines is
+ * a '{' (what is buffered: a line of JSON is far shorter). */
+static bool json_first(const struct linein *l)
+{
+	size_t i = l->end >= 3 && !memcmp(l->buf, "\xef\xbb\xbf", 3) ? 3 : 0;
+
+	while (i < l->end && (l->buf[i] == '\n' || l->buf[i] == '\r'))
+		i++;
+	return i < l->end && l->buf[i] == '{';
+}
+
 int stat_input_read(const char *path, const struct recread *proto, in_record_fn fn,
 	       void *arg, struct in_counts *n)
 {
 	char what[160];
-	const char *pcap;
+	const char *pcap, *zip;
 	struct linein l;
 	int r = linein_open(&l, path), f = 0;
 
@@ -342,13 +407,17 @@ int stat_input_read(const char *path, const struct recread *proto, in_record_fn 
 	pcap = capture_sniff(l.buf, l.end, what, sizeof(what));
 	if (l.end == 0 && l.eof && f == 0) {
 		r = 0;	/* empty (exitmon -f jsonl when nothing matched): 0 records */
+	} else if ((zip = compressed_with(&l))) {
+		log_warn("%s: compressed with %s, which exitstat does not read "
+			 "(it reads gzip): %s -dc %s | exitstat -", path, zip, zip, path);
+		r = -EPROTO;
 	} else if (pcap && *pcap) {
 		log_warn("%s: %s: not an exitmon --capture", path, pcap);
 		r = -EPROTO;
 	} else if (pcap) {
 		r = read_pcap(&l, path, fn, arg, n);
 	} else {
-		r = read_text(&l, path, l.end > 0 && l.buf[0] == '{', proto, fn, arg, n);
+		r = read_text(&l, path, json_first(&l), proto, fn, arg, n);
 	}
 	linein_close(&l);
 	return r;

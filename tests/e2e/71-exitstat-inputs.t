@@ -331,4 +331,23 @@ printf 'type,pid,comm\npid,1,a\npid,2,"evil\npid,3,b\npid,4,c\n' > shortq.csv
 "$EXITSTAT" shortq.csv >shortq.out 2>shortq.err; rc=$?
 check "unclosed quote among short rows: exit 0 (got $rc), 3 records, 1 malformed, none cut short" \
 	sh -c "[ $rc -eq 0 ] && grep -q '^exitstat: 3 records read' shortq.err && grep -q '1 malformed lines skipped' shortq.err && ! grep -q 'cut short' shortq.err"
+# What spreadsheets and editors do to a file: a byte-order mark, blank
+# lines before the header (or among JSON lines), quoted header names.
+printf '\357\273\277' | cat - "$D/real-v16.csv" > bom.csv
+printf '\357\273\277\n' | cat - "$D/real-v16.jsonl" > bom.jsonl
+{ printf '\n\r\n'; cat "$D/real-v16.csv"; } > blank.csv
+{ head -1 "$D/real-v16.csv" | sed 's/\([a-z_0-9]*\)/"\1"/g'; tail -n +2 "$D/real-v16.csv"; } > quoted.csv
+for f in bom.csv bom.jsonl blank.csv quoted.csv; do
+	"$EXITSTAT" $f >/dev/null 2>edit.err; rc=$?
+	check "$f: exit 0 (got $rc), all 34 records, nothing malformed" \
+		sh -c "[ $rc -eq 0 ] && grep -q '^exitstat: 34 records read' edit.err && ! grep -q malformed edit.err"
+done
+# Rotations compressed with what exitstat does not read: named, with the
+# command that reads them.
+for z in 'xz:\3757zXZ\0' 'zstd:\050\265\057\375' 'bzip2:BZh91AY'; do
+	printf "${z#*:}rest" > "rot.${z%%:*}"
+	"$EXITSTAT" "rot.${z%%:*}" >/dev/null 2>rot.err; rc=$?
+	check "a ${z%%:*} file: exit 1 (got $rc), named, with the command to read it" \
+		sh -c "[ $rc -eq 1 ] && grep -q 'compressed with ${z%%:*}.*${z%%:*} -dc rot.${z%%:*} | exitstat -' rot.err"
+done
 done_testing
