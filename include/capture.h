@@ -57,7 +57,8 @@ void capture_close(struct capture_writer *w);
  * (pcapng, the other byte order, a cut-short header, another link type). */
 const char *capture_sniff(const void *head, size_t n, char *buf, size_t cap);
 
-/* Read: 0 ok; -EINVAL not a pcap of link type 253; -errno. */
+/* Read path ("-": standard input): 0 ok; -EINVAL not a pcap of link type
+ * 253; -errno. */
 int capture_read_open(const char *path, struct capture_reader **out);
 /* The same over an open stream (a pipe, a decompressor); the reader owns
  * f and closes it, also on failure. */

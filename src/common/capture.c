@@ -270,8 +270,17 @@ static int skip(struct capture_reader *r, uint32_t n)
 
 int capture_read_open(const char *path, struct capture_reader **out)
 {
-	FILE *f = fopen(path, "rbe");
+	FILE *f;
 
+	if (strcmp(path, "-") == 0) {	/* standard input, as exitstat reads it */
+		int fd = fcntl(0, F_DUPFD_CLOEXEC, 0);
+
+		f = fd < 0 ? NULL : fdopen(fd, "rb");
+		if (!f && fd >= 0)
+			close(fd);
+	} else {
+		f = fopen(path, "rbe");
+	}
 	if (!f)
 		return -errno;
 	return capture_read_stream(f, out);

@@ -87,9 +87,9 @@ static const char *not_a_capture(const char *path, char *buf, size_t cap)
 	unsigned char head[24];
 	const char *what;
 	ssize_t n = -1;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : -1;
 
-	if (fd >= 0) {
+	if (fd >= 0) {	/* standard input was read already: not again */
 		n = read(fd, head, sizeof(head));
 		close(fd);
 	}
