@@ -57,7 +57,7 @@ int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
 
 static int size_shift(const char *suffix, unsigned *shift)
 {
-	static const char units[] = "KMG";
+	static const char units[] = "KMGT";
 	const char *u;
 
 	if (*suffix == '\0') {

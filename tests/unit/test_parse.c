@@ -52,10 +52,12 @@ static void test_size(void **state)
 	assert_int_equal(parse_size("2gb", 0, UINT64_MAX, &v), -EINVAL);
 	assert_int_equal(parse_size("2G", 0, UINT64_MAX, &v), 0);
 	assert_true(v == 2ull << 30);
+	assert_int_equal(parse_size("1T", 0, UINT64_MAX, &v), 0);
+	assert_true(v == 1ull << 40);
 	assert_int_equal(parse_size("1k", 0, UINT64_MAX, &v), 0);
 	assert_int_equal(v, 1024);
 	assert_int_equal(parse_size("17179869184G", 0, UINT64_MAX, &v), -ERANGE);
-	assert_int_equal(parse_size("1T", 0, UINT64_MAX, &v), -EINVAL);
+	assert_int_equal(parse_size("1P", 0, UINT64_MAX, &v), -EINVAL);
 	assert_int_equal(parse_size("1MB!", 0, UINT64_MAX, &v), -EINVAL);
 	assert_int_equal(parse_size("-1M", 0, UINT64_MAX, &v), -EINVAL);
 	assert_int_equal(parse_size("2K", 4096, UINT64_MAX, &v), -ERANGE);
