@@ -44,7 +44,7 @@ uint64_t opts_u64(const char *name, const char *val, uint64_t min,
 		  uint64_t max, const char *what);
 uint32_t opts_u32(const char *name, const char *val, uint32_t min,
 		  uint32_t max, const char *what);
-/* Bytes, with parse_size's K, M or G suffixes. */
+/* Bytes, with parse_size's K, M, G or T suffixes. */
 uint64_t opts_size(const char *name, const char *val, uint64_t min,
 		   uint64_t max, const char *what);
 double opts_double(const char *name, const char *val, double min, double max,
