@@ -309,6 +309,8 @@ int main(int argc, char **argv)
 	parse_args(argc, argv, &c);
 	if (stat_group_init(&run.g, c.by, c.max_groups, c.rep.sort) < 0)
 		log_die(EXIT_RUNTIME, "out of memory");
+	/* --reverse shows the smallest groups: folding must keep those. */
+	run.g.keep_smallest = c.rep.ascending;
 	if (c.list)
 		stat_report_list_header(stdout, c.rep.fmt);
 	status = read_all(&run, &n);

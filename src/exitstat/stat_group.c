@@ -204,10 +204,11 @@ static void merge(struct group *into, const struct group *gr)
 }
 
 /* The table is full: the smaller half by fold_by (ties by key, as the
- * output sorts) goes into other, the rest moves down and is indexed anew. */
-static int fold_smaller_half(struct groups *g)
+ * output sorts; the larger half under keep_smallest) goes into other, the
+ * rest moves down and is indexed anew. */
+static int fold_half(struct groups *g)
 {
-	struct group **v = stat_group_sorted(g, g->fold_by, false);
+	struct group **v = stat_group_sorted(g, g->fold_by, g->keep_smallest);
 	size_t keep = g->max / 2, i, j = 0;
 
 	if (!v)
@@ -259,7 +260,7 @@ static struct group *find_or_make(struct groups *g, const struct gkey *k)
 	if (*s)
 		return stat_group_at(g, *s - 1);
 	if (g->n >= g->max) {
-		if (fold_smaller_half(g) < 0)
+		if (fold_half(g) < 0)
 			return NULL;
 		s = slot(g, k);
 	}

@@ -2,7 +2,8 @@
  * executable).  Memory follows the number of groups, never the number of
  * records, and is bounded: at most max groups are held (dense, in chunks,
  * behind a table of 32-bit indexes); when a new group would exceed that,
- * the smaller half by the sort column is folded into one "other" group.
+ * the smaller half by the sort column is folded into one "other" group
+ * (the larger half when the smallest are asked for, keep_smallest).
  * A group whose key was folded before and comes back starts again and is
  * marked partial (its earlier records are in other); a fixed-size Bloom
  * filter of folded keys says so, erring only towards "partial".  Per group
@@ -65,6 +66,8 @@ struct group {
 struct groups {
 	enum group_by by;
 	enum stat_id fold_by;	/* what "smaller" means when folding */
+	bool keep_smallest;	/* fold the larger half (exitstat --reverse
+				 * shows the smallest groups: keep those) */
 	size_t max;		/* groups held at most */
 	struct group **chunk;	/* group i: chunk[i / GROUP_CHUNK][i % GROUP_CHUNK] */
 	size_t nchunks;

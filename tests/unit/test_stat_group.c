@@ -303,6 +303,36 @@ static void test_fold_bound(void **state)
 	assert_int_equal(stat_group_init(&g, BY_COMM, 0, S_CPU), -22);
 }
 
+/* --reverse asks for the smallest groups: folding keeps those and folds
+ * the larger half, so the smallest are whole and unmarked. */
+static void test_fold_keeps_smallest(void **state)
+{
+	struct groups g;
+	struct exit_record r;
+	char name[16];
+
+	(void)state;
+	assert_int_equal(stat_group_init(&g, BY_COMM, 10, S_CPU), 0);
+	g.keep_smallest = true;
+	for (int i = 0; i < 1000; i++) {
+		/* t0..t3 are the small ones, seen again and again; the
+		 * others are big and seen once */
+		bool small = i % 50 < 4;
+
+		snprintf(name, sizeof(name), "t%d", small ? i % 50 : i);
+		r = rec(name, small ? 1 : 1000, 0, 0, 0);
+		assert_int_equal(stat_group_add(&g, &r), 0);
+	}
+	assert_true(g.folded > 0);
+	for (int i = 0; i < 4; i++) {
+		snprintf(name, sizeof(name), "t%d", i);
+		assert_non_null(find(&g, name));
+		assert_int_equal(val(find(&g, name), S_EXITS), 20);
+		assert_false(find(&g, name)->flags & G_PARTIAL);
+	}
+	stat_group_free(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -313,6 +343,7 @@ int main(void)
 		cmocka_unit_test(test_sort),
 		cmocka_unit_test(test_saturation),
 		cmocka_unit_test(test_fold_bound),
+		cmocka_unit_test(test_fold_keeps_smallest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
