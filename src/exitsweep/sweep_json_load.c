@@ -48,6 +48,10 @@ static int parse(const char *text, size_t len, struct json_object **doc,
 	} else if (e == json_tokener_continue) {
 		where(text, len, at, sizeof(at));
 		snprintf(why, whylen, "its JSON ends early, at %s (cut off?)", at);
+	} else if (e == json_tokener_error_depth) {
+		where(text, end > 0 && end <= len ? end - 1 : 0, at, sizeof(at));
+		snprintf(why, whylen, "its JSON nests deeper than %d levels, at %s",
+			 JSON_TOKENER_DEFAULT_DEPTH, at);
 	} else if (e != json_tokener_success || !*doc) {
 		unsigned char c;
 

@@ -153,6 +153,9 @@ static void test_compare_not_result(void **state)
 	compare_err("f.csv", "format,x\n", "not JSON at line 1, column 1 ('f')");
 	compare_err("two.json", "{}\n{}\n", "more follows its JSON, at line 2, column 1");
 	compare_err("arr.json", "[1, 2]", "without a \"format\" member");
+	/* valid JSON, but deeper than json-c reads: said as such */
+	compare_err("deep.json", "{\"x\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}",
+		    "nests deeper than 32 levels, at line 1, column");
 	/* numbers exitsweep never writes: refused, not shown as inf or 2^64 */
 	compare_err("nan.json", "{\"format\": \"" SWEEP_JSON_FORMAT "\", \"summary\": "
 		    "[{\"value\": NaN}]}", "a number exitsweep never writes");
