@@ -86,7 +86,15 @@ static void parse_user(const char *s, struct filter *f)
 
 static void parse_time(const char *opt, const char *s, int64_t *t, bool *set)
 {
-	if (stat_select_parse_time(s, t) < 0)
+	int r = stat_select_parse_time(s, t);
+
+	if (r == -ENOENT)
+		opts_bad_value(opt, s, "no such local time: a daylight-saving "
+			       "change skips it; give @EPOCH");
+	if (r == -EEXIST)
+		opts_bad_value(opt, s, "that local time happens twice: a "
+			       "daylight-saving change repeats it; give @EPOCH");
+	if (r < 0)
 		opts_bad_value(opt, s, "@EPOCH or YYYY-MM-DD[ HH:MM[:SS]]");
 	*set = true;
 }

@@ -60,6 +60,33 @@ static int num(const char *s, int len)
 	return v;
 }
 
+/* Whether want (a local time) read with isdst comes back as itself: its
+ * time then, or -1. */
+static int64_t as_isdst(const struct tm *want, int isdst)
+{
+	struct tm tm = *want;
+	time_t t;
+
+	tm.tm_isdst = isdst;
+	t = mktime(&tm);
+	return t != (time_t)-1 && tm.tm_isdst == isdst &&
+	       tm.tm_hour == want->tm_hour && tm.tm_min == want->tm_min &&
+	       tm.tm_sec == want->tm_sec && tm.tm_mday == want->tm_mday ? t : -1;
+}
+
+/* A local time a daylight-saving change skips (-ENOENT) or repeats
+ * (-EEXIST) names no one moment: refused, not guessed. */
+static int dst_check(const struct tm *want)
+{
+	int64_t winter = as_isdst(want, 0), summer = as_isdst(want, 1);
+
+	if (winter < 0 && summer < 0)
+		return -ENOENT;
+	if (winter >= 0 && summer >= 0 && winter != summer)
+		return -EEXIST;
+	return 0;
+}
+
 /* Local "YYYY-MM-DD[ HH:MM[:SS]]" (or T for the space), exactly: no blank
  * before or after, no day the month does not have (mktime would quietly
  * make 2026-02-30 into March 2nd). */
@@ -101,7 +128,7 @@ static int parse_local(const char *s, int64_t *out)
 	if (tm.tm_year != want.tm_year || tm.tm_mon != want.tm_mon ||
 	    tm.tm_mday != want.tm_mday)
 		return -EINVAL;
-	return 0;
+	return dst_check(&want);
 }
 
 int stat_select_parse_time(const char *s, int64_t *out)

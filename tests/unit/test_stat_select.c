@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -128,9 +129,29 @@ static void test_time_syntax(void **state)
 	assert_int_equal(stat_select_parse_time("2026-1-1", &t), -22);
 }
 
+/* Local times a daylight-saving change skips or repeats name no one
+ * moment: refused (a POSIX TZ rule, so no zoneinfo file is needed). */
+static void test_dst(void **state)
+{
+	int64_t t;
+
+	(void)state;
+	setenv("TZ", "CET-1CEST,M3.5.0,M10.5.0/3", 1);
+	tzset();
+	assert_int_equal(stat_select_parse_time("2026-03-29 02:30", &t), -ENOENT);
+	assert_int_equal(stat_select_parse_time("2026-10-25 02:30", &t), -EEXIST);
+	assert_int_equal(stat_select_parse_time("2026-10-25 03:30", &t), 0);
+	assert_int_equal(t, 1792895400);	/* 02:30 UTC */
+	assert_int_equal(stat_select_parse_time("2026-03-29 03:30", &t), 0);
+	assert_int_equal(stat_select_parse_time("2026-03-29", &t), 0);
+	setenv("TZ", "UTC", 1);
+	tzset();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dst),
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_time_syntax),
