@@ -3,8 +3,11 @@
 # default 6.1; fetched by kernel-fetch if not cached): the command's stdout
 # and stderr apart, its exit status, its files (binary ones too) back in
 # --out, arguments with spaces and quotes intact, --add, --env, the guest's
-# environment, and the distinct status 125 for a kernel that does not start,
-# a panic and a timeout.  Skips (77) without QEMU or a kernel.
+# environment, the instruction clock (--clock instructions: exported, a
+# loop's CPU time its instruction count, twice the same; --smp 2 on a kernel
+# that can, the refusal where it cannot), and the distinct status 125 for a
+# kernel that does not start, a panic and a timeout.  Skips (77) without
+# QEMU or a kernel.
 . "$(dirname "$0")/../e2e/lib.sh"
 
 KR=$TOP/tools/kernel-run
@@ -95,6 +98,79 @@ check "a kernel that panics while booting: booted again once, then status 125" \
 
 run slow --timeout 3 -- sleep 600
 check "a timeout: status 125, said so" [ "$(rc slow)" = 125 -a -n "$(grep '^kernel-run: timed out' "$T/slow.err")" ]
+
+# --- the instruction clock: --clock instructions ---------------------------------
+"$KR" --clock instructions --accel kvm -- true >/dev/null 2>"$T/clockkvm.err"
+r=$?
+check "--clock instructions with --accel kvm: status 2, one line saying why" \
+	[ $r = 2 -a "$(wc -l <"$T/clockkvm.err")" = 1 -a -n "$(grep 'needs TCG' "$T/clockkvm.err")" ]
+
+# spin N R: R times N turns of "dec; jnz" (2N instructions), each followed by
+# the thread's CPU time for them in ns.  Under the clock that is 2N plus the
+# timer interrupts it took, the same each time; under --clock time it is
+# whatever the host gave.
+cat >"$T/spin.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+static long long cpu_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+int main(int argc, char **argv)
+{
+	for (int r = 0; argc == 3 && r < atoi(argv[2]); r++) {
+		long n = atol(argv[1]);
+		long long a = cpu_ns();
+		__asm__ volatile("1: dec %0\n\tjnz 1b" : "+r"(n));
+		printf("%lld\n", cpu_ns() - a);
+	}
+	return 0;
+}
+EOF
+# clock_boot NAME SMP KERNEL: one boot under the clock; checks what it saw.
+# The clock is QEMU's, one for all vCPUs: while the loop runs, what another
+# vCPU executes counts too.  So first a sleep (free: idle time is skipped)
+# lets the boot's leftover work on the other vCPU end.
+clock_boot() {
+	local name=$1 smp=$2 kernel=$3 a b r
+	mkdir -p "$T/$name"
+	"$KR" -q --kernel "$kernel" --clock instructions --smp "$smp" --out "$T/$name" --add "$T/spin" -- \
+		sh -c 'echo "$EXITMON_CLOCK $EXITMON_EMULATED" >env; grep -c ^processor /proc/cpuinfo >cpus
+			sleep 2; spin 50000000 2 >spin' >"$T/$name.out" 2>"$T/$name.err"
+	r=$?
+	check "$name: the guest boots with --smp $smp, all CPUs up" [ $r = 0 -a "$(cat "$T/$name/cpus" 2>/dev/null)" = "$smp" ]
+	[ $r = 0 ] || show "$name"
+	check "$name: the command sees EXITMON_CLOCK=instructions (and EXITMON_EMULATED=tcg)" \
+		[ "$(cat "$T/$name/env" 2>/dev/null)" = "instructions tcg" ]
+	a=$(sed -n 1p "$T/$name/spin" 2>/dev/null); b=$(sed -n 2p "$T/$name/spin" 2>/dev/null)
+	diag "$name: 100000000 instructions took $a and $b ns of CPU time"
+	check "$name: 100M instructions take 100M ns of CPU time (within 1%)" in_range "$a" 99000000 101000000
+	check "$name: the same loop twice in one boot: CPU times within 0.5%" \
+		eval '[ -n "$b" ] && in_range "$b" 0 999999999 && [ $(( (a > b ? a - b : b - a) * 200 )) -le $((a + b)) ]'
+}
+if ! cc -O2 -static -o "$T/spin" "$T/spin.c" 2>"$T/cc.err"; then
+	ok "# SKIP the instruction clock's boots: no static C build here ($(head -n1 "$T/cc.err"))"
+else
+	# Kernels before 6.5 cannot bring up a second CPU under QEMU < 8.0's
+	# icount: that is refused, in one line, before booting.
+	"$KR" --kernel "$KERNEL" --clock instructions --smp 2 -- true >/dev/null 2>"$T/clocksmp.err"
+	if [ $? = 2 ]; then
+		check "--clock instructions --smp 2 refused for this kernel: one line naming it and --smp 1" \
+			[ "$(wc -l <"$T/clocksmp.err")" = 1 -a -n "$(grep -e 'kernel .*before 6\.5.*use --smp 1' "$T/clocksmp.err")" ]
+		clock_boot clock1 1 "$KERNEL"
+		NEWEST=$("$TOP/tools/kernel-fetch" 7 2>"$T/fetch7.err") || NEWEST=""
+		if [ -n "$NEWEST" ]; then
+			clock_boot clock2 2 "$NEWEST"
+		else
+			ok "# SKIP --smp 2 under the clock: no 7.x kernel ($(tail -n1 "$T/fetch7.err"))"
+		fi
+	else
+		clock_boot clock2 2 "$KERNEL"
+	fi
+fi
 
 # --- usage errors: status 2, before any boot -----------------------------------
 "$KR" --kernel "$KERNEL" >/dev/null 2>"$T/u.err"
