@@ -5,8 +5,9 @@
 # --out, arguments with spaces and quotes intact, --add, --env, the guest's
 # environment, the instruction clock (--clock instructions: exported, a
 # loop's CPU time its instruction count, twice the same; --smp 2 on a kernel
-# that can, the refusal where it cannot), and the distinct status 125 for a
-# kernel that does not start, a panic and a timeout.  Skips (77) without
+# that can, the refusal where it cannot), the distinct status 125 for a
+# kernel that does not start, a panic and a timeout, and 2 for what the
+# caller got wrong (said before anything is fetched).  Skips (77) without
 # QEMU or a kernel.
 . "$(dirname "$0")/../e2e/lib.sh"
 
@@ -78,8 +79,25 @@ check "uname -r in the guest is the kernel's release" grep -q cloud-amd64 "$T/ze
 # --- the distinct status: no kernel, a kernel that does not start, a panic, a timeout
 "$KR" -q --kernel /etc/hostname -- true >"$T/nokernel.out" 2>"$T/nokernel.err"
 r=$?
-check "a file that is no bzImage: status 125 and a one-line message" \
-	[ $r = 125 -a "$(wc -l <"$T/nokernel.err")" = 1 -a -n "$(grep '^kernel-run: .*not an x86 bzImage' "$T/nokernel.err")" ]
+check "a file that is no bzImage: status 2 (the caller's mistake) and a one-line message" \
+	[ $r = 2 -a "$(wc -l <"$T/nokernel.err")" = 1 -a -n "$(grep '^kernel-run: .*not an x86 bzImage' "$T/nokernel.err")" ]
+# What the caller got wrong is said at once, with status 2, before anything
+# is fetched or made: a missing kernel, --opt=value read as --opt value, a
+# bad --mem, a missing --add (a series not cached would be fetched first),
+# and no --out directory left behind.
+"$KR" -q --kernel /nonexistent -- true 2>"$T/nofile.err"; r=$?
+check "a missing kernel file: status 2 (got $r), named" \
+	[ $r = 2 -a -n "$(grep "^kernel-run: --kernel '/nonexistent' is no file" "$T/nofile.err")" ]
+"$KR" -q --kernel=/nonexistent -- true 2>"$T/eq.err"; r=$?
+check "--kernel=VALUE is --kernel VALUE (status $r, the value named)" \
+	[ $r = 2 -a -n "$(grep "^kernel-run: --kernel '/nonexistent' is no file" "$T/eq.err")" ]
+"$KR" -q --mem lots --kernel "$SERIES" -- true 2>"$T/mem.err"; r=$?
+check "--mem lots: status 2 (got $r)" [ $r = 2 -a -n "$(grep "^kernel-run: --mem 'lots'" "$T/mem.err")" ]
+"$KR" -q --add /nope --kernel 99.9 -- true 2>"$T/add.err"; r=$?
+check "--add of nothing: status 2 (got $r), before kernel 99.9 is fetched" \
+	[ $r = 2 -a -n "$(grep '^kernel-run: --add: no such file' "$T/add.err")" -a -z "$(grep -i fetch "$T/add.err")" ]
+"$KR" -q --out "$T/never" --kernel /nonexistent -- true 2>/dev/null
+check "a refused run makes no --out directory" [ ! -e "$T/never" ]
 
 head -c 2000000 "$KERNEL" >"$T/truncated.bzImage"
 "$KR" -q --timeout 60 --kernel "$T/truncated.bzImage" -- true >"$T/trunc.out" 2>"$T/trunc.err"
