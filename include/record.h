@@ -41,6 +41,9 @@ struct exit_record {
 struct exit_msg {
 	unsigned n;
 	struct exit_record rec[2];
+	/* The message's AGGR_TGID half was malformed and is left out: rec[0],
+	 * the pid record, is whole and kept (n == 1); count one malformed. */
+	bool tgid_malformed;
 };
 
 static inline bool rec_has(const struct exit_record *r, enum rec_field f)
@@ -84,6 +87,7 @@ struct exit_view {
 struct exit_views {
 	unsigned n;
 	struct exit_view rec[2];
+	bool tgid_malformed;	/* as in struct exit_msg */
 };
 
 /* Where a struct __kernel_timespec in a payload is, as nanoseconds since the
@@ -176,7 +180,9 @@ int record_parse_attrs(const void *attrs, size_t len, struct exit_msg *out);
 
 /* Parse one netlink message: header, genl header, attributes.  Returns 0,
  * -EBADMSG (malformed), or -ENOMSG (well formed but not an exit record:
- * an ack, an error, another command). */
+ * an ack, an error, another command).  A message whose pid half is whole
+ * and whose tgid half is not returns 0 with the pid record alone and
+ * out->tgid_malformed set. */
 int record_parse_nlmsg(const void *msg, size_t len, struct exit_msg *out);
 
 /* The same checks as record_parse_nlmsg, once, without reading a field:
@@ -198,6 +204,8 @@ struct rec_walk {
 	const unsigned char *stats[2];
 	uint32_t stats_len[2];
 };
+/* 0; -EBADMSG; or -EPROTO: the AGGR_PID nest is whole (w->n == 1) and the
+ * AGGR_TGID nest after it is not. */
 int record_walk_attrs(const void *attrs, size_t len, struct rec_walk *w);
 
 struct nla_policy;

@@ -385,10 +385,14 @@ int record_walk_attrs(const void *attrs, size_t len, struct rec_walk *w)
 	tgid = tb[TASKSTATS_TYPE_AGGR_TGID];
 	/* Exactly: one AGGR_PID first, then at most one AGGR_TGID. */
 	if (!pid || (tgid && tgid < pid) ||
-	    walk_aggr(pid, TASKSTATS_TYPE_PID, w, 0) < 0 ||
-	    (tgid && walk_aggr(tgid, TASKSTATS_TYPE_TGID, w, 1) < 0))
+	    walk_aggr(pid, TASKSTATS_TYPE_PID, w, 0) < 0)
 		return -EBADMSG;
-	w->n = tgid ? 2 : 1;
+	w->n = 1;
+	if (!tgid)
+		return 0;
+	if (walk_aggr(tgid, TASKSTATS_TYPE_TGID, w, 1) < 0)
+		return -EPROTO;	/* the pid half stands on its own */
+	w->n = 2;
 	return 0;
 }
 
@@ -396,9 +400,11 @@ static int view_attrs(const void *attrs, size_t len, struct exit_views *out)
 {
 	struct rec_walk w;
 	struct exit_view *pid = &out->rec[0], *tgid = &out->rec[1];
+	int r = record_walk_attrs(attrs, len, &w);
 
 	out->n = 0;
-	if (record_walk_attrs(attrs, len, &w) < 0)
+	out->tgid_malformed = r == -EPROTO;
+	if (r < 0 && r != -EPROTO)
 		return -EBADMSG;
 	pid->type = REC_PID;
 	pid->id = w.id[0];
@@ -415,8 +421,8 @@ static int view_attrs(const void *attrs, size_t len, struct exit_views *out)
 	tgid->tgid = 0;
 	if (view_stats(w.stats[1], w.stats_len[1],
 		       pid->version ? pid->version : TS_KNOWN_VERSION, tgid) < 0) {
-		out->n = 0;
-		return -EBADMSG;
+		out->tgid_malformed = true;	/* the pid record is kept */
+		return 0;
 	}
 	out->n = 2;
 	/* Before v12 a pid record names no tgid; the message does.  The tgid
@@ -433,11 +439,13 @@ int record_parse_attrs(const void *attrs, size_t len, struct exit_msg *out)
 	unsigned i;
 
 	out->n = 0;
+	out->tgid_malformed = false;
 	if (view_attrs(attrs, len, &v) < 0)
 		return -EBADMSG;
 	for (i = 0; i < v.n; i++)
 		record_from_view(&v.rec[i], &out->rec[i]);
 	out->n = v.n;
+	out->tgid_malformed = v.tgid_malformed;
 	return 0;
 }
 

@@ -141,6 +141,7 @@ static void handle_msg(void *arg, const struct nlmsghdr *nh)
 		c->n.malformed++;
 		return;
 	}
+	c->n.malformed += m.tgid_malformed;	/* its pid record is kept */
 	if (is_own_exit(c, &m.rec[0])) {
 		c->n.self_exits++;	/* counted, kept out of the records */
 		if (c->watch_tid && m.rec[0].id == (uint32_t)c->watch_tid)

@@ -61,6 +61,7 @@ static void pcap_msg(void *arg, const struct nlmsghdr *nh)
 		s->malformed++;
 		return;
 	}
+	s->malformed += m.tgid_malformed;	/* its pid record is kept */
 	for (unsigned i = 0; i < m.n; i++) {
 		s->n->records++;
 		s->fn(s->arg, &m.rec[i], &m.rec[0]);

@@ -350,4 +350,23 @@ for z in 'xz:\3757zXZ\0' 'zstd:\050\265\057\375' 'bzip2:BZh91AY'; do
 	check "a ${z%%:*} file: exit 1 (got $rc), named, with the command to read it" \
 		sh -c "[ $rc -eq 1 ] && grep -q 'compressed with ${z%%:*}.*${z%%:*} -dc rot.${z%%:*} | exitstat -' rot.err"
 done
+# A message whose tgid half is malformed (its TGID attribute turned into an
+# unknown type, so the AGGR_TGID nest has no TGID): the pid record of that
+# message is kept, the tgid half counted malformed, in exitstat and in
+# exitmon --replay alike.
+python3 - "$D/real-v16.pcap" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+# AGGR_TGID (5) nest header, then a TGID (2) attribute of 8 bytes
+at = next(i for i in range(24, len(b) - 8)
+          if b[i + 2:i + 4] == b'\x05\x00' and b[i + 4:i + 8] == b'\x08\x00\x02\x00')
+b[at + 6] = 42
+open('halftgid.pcap', 'wb').write(b)
+PY
+"$EXITSTAT" halftgid.pcap >/dev/null 2>half.err; rc=$?
+check "tgid half malformed: exitstat exit 0 (got $rc), 33 records (one tgid lost, its pid kept), 1 malformed" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^exitstat: 33 records read' half.err && grep -q '1 malformed messages skipped' half.err"
+"$EXITMON" --replay halftgid.pcap -f csv -o half.csv 2>half.mon
+check "... exitmon --replay: 33 records written, 1 malformed" \
+	sh -c "grep -q 'done: 33 records (28 pid, 5 tgid)' half.mon && grep -q ' 1 malformed' half.mon"
 done_testing

@@ -96,6 +96,7 @@ static void check_views(const uint8_t *data, size_t size, int ret,
 	if (ret < 0)
 		return;
 	CHECK(v.n == out->n);
+	CHECK(v.tgid_malformed == out->tgid_malformed);
 	for (k = 0; k < v.n; k++) {
 		const struct exit_record *r = &out->rec[k];
 
@@ -123,6 +124,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_views(data, size, ret, &out);
 	if (ret == 0) {
 		CHECK(out.n == 1 || out.n == 2);
+		CHECK(!out.tgid_malformed || out.n == 1);	/* the pid half kept */
 		for (k = 0; k < out.n; k++) {
 			check_record(&out.rec[k], size);
 			check_formats(&out.rec[k], size % 97);

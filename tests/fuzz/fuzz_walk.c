@@ -69,9 +69,11 @@ static int ref_walk(const void *attrs, size_t len, struct rec_walk *w)
 	pid = tb[TASKSTATS_TYPE_AGGR_PID];
 	tgid = tb[TASKSTATS_TYPE_AGGR_TGID];
 	if (!pid || (tgid && tgid < pid) ||
-	    ref_aggr(pid, TASKSTATS_TYPE_PID, w, 0) < 0 ||
-	    (tgid && ref_aggr(tgid, TASKSTATS_TYPE_TGID, w, 1) < 0))
+	    ref_aggr(pid, TASKSTATS_TYPE_PID, w, 0) < 0)
 		return -EBADMSG;
+	w->n = 1;
+	if (tgid && ref_aggr(tgid, TASKSTATS_TYPE_TGID, w, 1) < 0)
+		return -EPROTO;		/* the pid half alone is whole */
 	w->n = tgid ? 2 : 1;
 	return 0;
 }
@@ -86,9 +88,9 @@ static void compare(const void *attrs, size_t len)
 	memset(&b, 0, sizeof(b));
 	ra = record_walk_attrs(attrs, len, &a);
 	rb = ref_walk(attrs, len, &b);
-	CHECK(ra == 0 || ra == -EBADMSG);
-	CHECK((ra == 0) == (rb == 0));		/* accepted or refused */
-	if (ra < 0)
+	CHECK(ra == 0 || ra == -EBADMSG || ra == -EPROTO);
+	CHECK(ra == rb);		/* accepted, refused, or the pid half only */
+	if (ra == -EBADMSG)
 		return;
 	CHECK(a.n == b.n);			/* AGGR_TGID found or not */
 	for (i = 0; i < a.n; i++) {

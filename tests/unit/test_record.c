@@ -597,6 +597,50 @@ static void test_stats_too_short(void **state)
 	assert_int_equal(r.version, 0);
 }
 
+/* A whole pid half and a malformed tgid half (its stats too short, or its
+ * nest missing its TGID): the pid record is kept, the tgid half counted
+ * malformed (tgid_malformed), for records and views alike. */
+static void test_tgid_half_malformed(void **state)
+{
+	size_t len = record_struct_size(16), nest;
+	struct exit_views v;
+	struct exit_msg out;
+	struct tsb_msg m;
+
+	(void)state;
+	tsb_fill_stats(stats_buf, len, 16, 16, "h");
+	for (int shape = 0; shape < 2; shape++) {
+		tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
+		tsb_aggr(&m, TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_PID, 7, stats_buf, len);
+		if (shape == 0) {	/* stats of 40 bytes: no taskstats */
+			tsb_aggr(&m, TASKSTATS_TYPE_AGGR_TGID, TASKSTATS_TYPE_TGID, 7,
+				 stats_buf, 40);
+		} else {		/* a nest with stats and no TGID */
+			nest = tsb_nest(&m, TASKSTATS_TYPE_AGGR_TGID);
+			tsb_attr(&m, TASKSTATS_TYPE_STATS, stats_buf, len);
+			tsb_nest_end(&m, nest);
+		}
+		tsb_end(&m);
+		assert_int_equal(parse(&m, &out), 0);
+		assert_int_equal(out.n, 1);
+		assert_true(out.tgid_malformed);
+		assert_int_equal(out.rec[0].type, REC_PID);
+		assert_int_equal(out.rec[0].id, 7);
+		check_fields(&out.rec[0], len, 16);
+		assert_int_equal(record_view_nlmsg(m.b, m.len, &v), 0);
+		assert_int_equal(v.n, 1);
+		assert_true(v.tgid_malformed);
+	}
+	/* A whole message says nothing is malformed. */
+	tsb_begin(&m, FAMILY, TASKSTATS_CMD_NEW);
+	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_PID, TASKSTATS_TYPE_PID, 7, stats_buf, len);
+	tsb_aggr(&m, TASKSTATS_TYPE_AGGR_TGID, TASKSTATS_TYPE_TGID, 7, stats_buf, len);
+	tsb_end(&m);
+	assert_int_equal(parse(&m, &out), 0);
+	assert_int_equal(out.n, 2);
+	assert_false(out.tgid_malformed);
+}
+
 static void test_duplicates(void **state)
 {
 	size_t len = record_struct_size(16), nest;
@@ -896,6 +940,7 @@ int main(void)
 		cmocka_unit_test(test_nested_flag),
 		cmocka_unit_test(test_walk_common_shape),
 		cmocka_unit_test(test_pid_tgid_as_sent),
+		cmocka_unit_test(test_tgid_half_malformed),
 		cmocka_unit_test(test_pid_gets_tgid_before_v12),
 		cmocka_unit_test(test_tgid_version0),
 		cmocka_unit_test(test_pid_version0),
