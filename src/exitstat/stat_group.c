@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
+
 static const char *const stat_names[S__COUNT] = {
 	"exits", "cpu_us", "cpu_run_virtual_ns", "elapsed_us",
 	"cpu_delay_ns", "cpu_delay_avg_ns", "cpu_delay_max_ns",
@@ -95,11 +97,9 @@ static void make_key(enum group_by by, const struct exit_record *r, struct gkey 
 
 static uint64_t key_hash(const struct gkey *k)
 {
-	uint64_t h = 1469598103934665603ull ^ k->a ^ (k->b * 0x9e3779b97f4a7c15ull);
-	unsigned i;
+	uint64_t h = hash_bytes(HASH_SEED ^ k->a ^ (k->b * 0x9e3779b97f4a7c15ull),
+				k->comm, k->len);
 
-	for (i = 0; i < k->len; i++)
-		h = (h ^ (unsigned char)k->comm[i]) * 1099511628211ull;
 	h ^= h >> 29;
 	h *= 0xbf58476d1ce4e5b9ull;
 	return h ^ (h >> 32);

@@ -321,9 +321,6 @@ static int read_text(struct linein *l, const char *path, bool json,
 	memset(&s, 0, sizeof(s));
 	s.rr = *proto;
 	s.path = path;
-	/* A UTF-8 byte-order mark (a spreadsheet's or an editor's save). */
-	if (l->end - l->start >= 3 && !memcmp(l->buf + l->start, "\xef\xbb\xbf", 3))
-		l->start += 3;
 	l->on_long = long_line;
 	l->on_long_arg = &s;
 	if (!json && (k = read_header(l, path, &s.rr)) < 0) {
@@ -381,11 +378,11 @@ static const char *compressed_with(const struct linein *l)
 	return NULL;
 }
 
-/* JSON lines: the first byte past a byte-order mark and blank lines is
- * a '{' (what is buffered: a line of JSON is far shorter). */
+/* JSON lines: the first byte past blank lines is a '{' (what is
+ * buffered: a line of JSON is far shorter). */
 static bool json_first(const struct linein *l)
 {
-	size_t i = l->end >= 3 && !memcmp(l->buf, "\xef\xbb\xbf", 3) ? 3 : 0;
+	size_t i = l->start;
 
 	while (i < l->end && (l->buf[i] == '\n' || l->buf[i] == '\r'))
 		i++;
@@ -418,6 +415,10 @@ int stat_input_read(const char *path, const struct recread *proto, in_record_fn 
 	} else if (pcap) {
 		r = read_pcap(&l, path, fn, arg, n);
 	} else {
+		/* A UTF-8 byte-order mark (a spreadsheet's or an editor's
+		 * save) is no part of the text. */
+		if (l.end >= 3 && !memcmp(l.buf, "\xef\xbb\xbf", 3))
+			l.start = 3;
 		r = read_text(&l, path, json_first(&l), proto, fn, arg, n);
 	}
 	linein_close(&l);

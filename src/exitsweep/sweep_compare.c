@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "sweep_fmt.h"
 #include "sweep_json.h"
 #include "sweep_report.h"
@@ -33,17 +34,15 @@ struct rows {
 	size_t *by_item, *by_section, slots;	/* slots: a power of two */
 };
 
+/* A string and its NUL, so that ("ab", "c") and ("a", "bc") differ. */
 static uint64_t hash_str(uint64_t h, const char *s)
 {
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return (h ^ 0xff) * 1099511628211ull;	/* ends the string */
+	return hash_bytes(h, s, strlen(s) + 1);
 }
 
 static uint64_t item_hash(const char *section, const char *key, const char *label)
 {
-	return hash_str(hash_str(hash_str(1469598103934665603ull, section), key),
-			label);
+	return hash_str(hash_str(hash_str(HASH_SEED, section), key), label);
 }
 
 static bool same_item(const struct row *r, const char *section, const char *key,
