@@ -161,12 +161,22 @@ if mount -t tmpfs -o size=64k tmpfs "$T/full" 2>/dev/null; then
 	p=$!; _pids="$_pids $p"
 	wait_file "$T/cf.pid" 10
 	dd if=/dev/zero of="$T/full/filler" bs=1k 2>/dev/null
-	# More packets than the slack of the capture's last page holds.
-	"$EXITGEN" --shape process --rate max --count 50 --tag "$TAG" -q 2>/dev/null
-	sleep 0.3
+	# More packets than the slack of the capture's last page holds; on a
+	# busy machine the collector may see them late, so wait for what it
+	# says (at most 10 s each) rather than for a fixed time.
+	i=0
+	until grep -q "No space left" "$T/cf.err" || [ $i -ge 40 ]; do
+		"$EXITGEN" --shape process --rate max --count 50 --tag "$TAG" \
+			-q 2>/dev/null
+		sleep 0.25; i=$((i + 1))
+	done
 	rm -f "$T/full/filler"
-	"$tagged"; sleep 0.3
+	i=0
+	until grep -q "works again" "$T/cf.err" || [ $i -ge 40 ]; do
+		"$tagged"; sleep 0.25; i=$((i + 1))
+	done
 	kill -TERM $p; wait $p
+	[ -s "$T/cf.err" ] && sed 's/^/# /' "$T/cf.err" | head -5
 	check "capture on a full disk: the reason" \
 		grep -q "writing capture .* failed: No space left on device" "$T/cf.err"
 	check "... and the recovery" grep -q "writing capture .* works again" "$T/cf.err"
