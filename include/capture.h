@@ -69,6 +69,10 @@ int capture_read_stream(FILE *f, struct capture_reader **out);
  * count it malformed), -EBADMSG for a truncated packet record (the end).
  * Both readers (exitmon --replay, exitstat) count these alike. */
 int capture_read_next(struct capture_reader *r, const void **msg, size_t *len);
+/* The timestamp of the packet capture_read_next returned last (the same
+ * place for the reader's life, updated by each call; a sub-second part out
+ * of range reads as 0). */
+const struct timespec *capture_read_time(const struct capture_reader *r);
 void capture_read_close(struct capture_reader *r);
 
 #endif

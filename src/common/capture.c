@@ -40,6 +40,8 @@ struct capture_writer {
 
 struct capture_reader {
 	FILE *f;
+	bool nsec;		/* the file's timestamps are in nanoseconds */
+	struct timespec when;	/* the last packet's timestamp */
 	unsigned char buf[CAPTURE_SNAPLEN];
 };
 
@@ -244,13 +246,14 @@ int capture_read_stream(FILE *f, struct capture_reader **out)
 		return -ENOMEM;
 	}
 	r->f = f;
-	/* The timestamps are not read: a nanosecond pcap reads alike. */
+	r->when = (struct timespec){ 0, 0 };
 	if (fread(&h, sizeof(h), 1, r->f) != 1 ||
 	    (h.magic != PCAP_MAGIC && h.magic != PCAP_MAGIC_NS) ||
 	    h.linktype != CAPTURE_LINKTYPE_NETLINK) {
 		capture_read_close(r);
 		return -EINVAL;
 	}
+	r->nsec = h.magic == PCAP_MAGIC_NS;
 	*out = r;
 	return 0;
 }
@@ -299,11 +302,21 @@ int capture_read_next(struct capture_reader *r, const void **msg, size_t *len)
 		return skip(r, h.incl_len);
 	if (fread(r->buf, 1, h.incl_len, r->f) != h.incl_len)
 		return -EBADMSG;
+	/* A fraction out of range (no writer of ours makes one) is 0. */
+	r->when.tv_sec = h.ts_sec;
+	r->when.tv_nsec = r->nsec ? (long)h.ts_usec : (long)h.ts_usec * 1000;
+	if (__builtin_expect(r->when.tv_nsec >= 1000000000, 0))
+		r->when.tv_nsec = 0;
 	if (h.incl_len == 0)
 		return -ENOMSG;		/* no message at all: malformed */
 	*msg = r->buf;
 	*len = h.incl_len;
 	return 1;
+}
+
+const struct timespec *capture_read_time(const struct capture_reader *r)
+{
+	return &r->when;
 }
 
 /* The byte order this machine's pcap would not be in. */

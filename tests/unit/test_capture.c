@@ -3,7 +3,8 @@
  * stage is written alone; a chunk the file cannot take whole (a short
  * write: RLIMIT_FSIZE stands in for a full disk) is cut back off the file
  * and every packet in it is counted lost, and the next chunk that fits is
- * written as if nothing had happened. */
+ * written as if nothing had happened.  The reader gives each packet's
+ * time. */
 #include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -211,6 +212,54 @@ static void test_loss_while_staging(void **state)
 	signal(SIGXFSZ, SIG_DFL);
 }
 
+/* A packet's timestamp as the reader gives it: what was written (to the
+ * microsecond), or from a nanosecond pcap to the nanosecond; a fraction
+ * out of range reads as 0. */
+static void test_read_time(void **state)
+{
+	struct capture_writer *w;
+	struct capture_stage s;
+	struct capture_reader *rd;
+	const void *m;
+	size_t len;
+	FILE *f;
+	uint32_t v;
+
+	(void)state;
+	open_fresh(&w, &s, 4096);
+	stage(w, &s, 1, 10, 0);
+	stage(w, &s, 2, 10, 0);
+	assert_int_equal(capture_flush(w, &s), 0);
+	capture_stage_free(&s);
+	capture_close(w);
+	assert_int_equal(capture_read_open(path, &rd), 0);
+	assert_int_equal(capture_read_time(rd)->tv_sec, 0);
+	assert_int_equal(capture_read_next(rd, &m, &len), 1);
+	assert_int_equal(capture_read_time(rd)->tv_sec, ts.tv_sec);
+	assert_int_equal(capture_read_time(rd)->tv_nsec, ts.tv_nsec / 1000 * 1000);
+	capture_read_close(rd);
+	/* The same file as a nanosecond pcap: the first packet's fraction
+	 * 987654321 ns, the second's out of range. */
+	f = fopen(path, "r+b");
+	assert_non_null(f);
+	v = 0xa1b23c4du;
+	assert_int_equal(fwrite(&v, 4, 1, f), 1);
+	fseek(f, FILE_HDR + 4, SEEK_SET);
+	v = 987654321u;
+	assert_int_equal(fwrite(&v, 4, 1, f), 1);
+	fseek(f, FILE_HDR + REC_HDR + 10 + 4, SEEK_SET);
+	v = 1000000000u;
+	assert_int_equal(fwrite(&v, 4, 1, f), 1);
+	fclose(f);
+	assert_int_equal(capture_read_open(path, &rd), 0);
+	assert_int_equal(capture_read_next(rd, &m, &len), 1);
+	assert_int_equal(capture_read_time(rd)->tv_nsec, 987654321);
+	assert_int_equal(capture_read_next(rd, &m, &len), 1);
+	assert_int_equal(capture_read_time(rd)->tv_sec, ts.tv_sec);
+	assert_int_equal(capture_read_time(rd)->tv_nsec, 0);
+	capture_read_close(rd);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -235,6 +284,7 @@ int main(void)
 		cmocka_unit_test(test_large_packet_alone),
 		cmocka_unit_test(test_short_write_cut_back),
 		cmocka_unit_test(test_loss_while_staging),
+		cmocka_unit_test(test_read_time),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
