@@ -22,6 +22,19 @@ enum rec_type { REC_PID = 1, REC_TGID = 2 };
 
 #define REC_PRESENT_WORDS ((F__COUNT + 63) / 64)
 
+/* What a record knows of the collector run that wrote it, not from the
+ * kernel: the columns run, seq and time_ns (exitmon(8), "Run, seq and
+ * time").  has: which of them are known (REC_META_*); a record read back
+ * from a file that lacks a column, or from a capture, does not know it. */
+#define REC_RUN_HEX 32		/* a run id: 128 bits as lowercase hex */
+enum { REC_META_RUN = 1, REC_META_SEQ = 2, REC_META_TIME = 4 };
+struct rec_meta {
+	uint8_t has;
+	char run[REC_RUN_HEX];	/* lowercase hex digits, no NUL */
+	uint64_t seq;		/* 1, 2, 3 ... per run */
+	uint64_t time_ns;	/* CLOCK_REALTIME when received, ns since the epoch */
+};
+
 struct exit_record {
 	enum rec_type type;
 	uint32_t id;		/* the PID or TGID attribute */
@@ -32,6 +45,7 @@ struct exit_record {
 	char comm[TS_COMM_LEN + 1];	/* raw bytes, NUL-terminated for convenience */
 	uint64_t present[REC_PRESENT_WORDS];
 	uint64_t v[F__COUNT];
+	struct rec_meta meta;	/* run, seq, time_ns: none unless set */
 };
 
 /* What one taskstats message carried: a pid record, optionally followed
@@ -82,6 +96,9 @@ struct exit_view {
 	uint8_t comm_len;
 	bool msg_tgid;		/* a pid record from before struct version 12: */
 	uint32_t tgid;		/* ... its group, from the message's TGID */
+	/* run, seq, time_ns: set by the collector before the view is
+	 * written; NULL (as record_view_nlmsg leaves it): none known. */
+	const struct rec_meta *meta;
 };
 
 struct exit_views {
@@ -189,7 +206,7 @@ int record_parse_nlmsg(const void *msg, size_t len, struct exit_msg *out);
  * views into msg (the collector's hot path). */
 int record_view_nlmsg(const void *msg, size_t len, struct exit_views *out);
 
-/* The normalised record of a view (for the readers). */
+/* The normalised record of a view (for the readers); its meta copied. */
 void record_from_view(const struct exit_view *v, struct exit_record *r);
 
 /* The attributes of an exit message, found by one pass over its bytes

@@ -20,14 +20,17 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
+# A pid row of exitmon's CSV: run, seq, time_ns, then type (column 4); pid
+# is column 5, tgid 6, comm 8, utime_us 19, stime_us 20.
+PID_ROW='^[0-9a-f]*,[0-9]*,[0-9]*,pid,'
 if [ "${1:-}" = --memory ]; then
 	[ -x "$TOP/exitstat" ] || { echo "bench-exitstat: $TOP/exitstat is not built: run make" >&2; exit 1; }
 	n=${2:?--memory GROUPS}
 	max=${3:+--max-groups $3}
 	res=$(mktemp /tmp/exitstat-mem.XXXXXX)
 	{ head -1 "$TOP/tests/data/real-v16.csv"
-	  grep -m1 '^pid,' "$TOP/tests/data/real-v16.csv" |
-		awk -F, -v OFS=, -v n="$n" '{ for (i = 1; i <= n; i++) { $2 = i; $3 = i; print } }'
+	  grep -m1 "$PID_ROW" "$TOP/tests/data/real-v16.csv" |
+		awk -F, -v OFS=, -v n="$n" '{ for (i = 1; i <= n; i++) { $2 = i; $5 = i; $6 = i; print } }'
 	} | /usr/bin/time -f '%M %e' -o "$res" "$TOP/exitstat" -g tgid -f csv $max >/dev/null 2>&1
 	read -r kib secs <"$res"
 	rm -f "$res"
@@ -41,11 +44,11 @@ trap 'rm -rf "$T"' EXIT
 [ -x "$TOP/exitstat" ] || { echo "bench-exitstat: $TOP/exitstat is not built: run make" >&2; exit 1; }
 
 head -1 "$TOP/tests/data/real-v16.csv" >"$T/big.csv"
-grep '^pid,' "$TOP/tests/data/real-v16.csv" >"$T/rows"
+grep "$PID_ROW" "$TOP/tests/data/real-v16.csv" >"$T/rows"
 awk -F, -v OFS=, -v n="$RECORDS" '
 	{ row[NR] = $0 } END {
 		for (i = 0; i < n; i++) {
-			$0 = row[i % NR + 1]; $2 = i; $5 = "cmd" (i % 1000); print
+			$0 = row[i % NR + 1]; $2 = i + 1; $5 = i; $8 = "cmd" (i % 1000); print
 		}
 	}' "$T/rows" >>"$T/big.csv"
 size=$(stat -c %s "$T/big.csv")
@@ -58,7 +61,7 @@ cpu() {
 }
 run_exitstat() { "$TOP/exitstat" -f csv "$T/big.csv"; }
 run_awk() {
-	awk -F, 'NR > 1 && $1 == "pid" { n[$5]++; c[$5] += $16 + $17 }
+	awk -F, 'NR > 1 && $4 == "pid" { n[$8]++; c[$8] += $19 + $20 }
 		 END { for (k in n) print k "," n[k] "," c[k] }' "$T/big.csv"
 }
 cat "$T/big.csv" >/dev/null	# page cache warm for both

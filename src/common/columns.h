@@ -5,7 +5,11 @@
  * unwritten (tests/unit/test_format.c checks that every rec_field is
  * covered by exactly one column).
  *
- * Groups, and struct taskstats order within each group: identity, times,
+ * First the record's key and time, which are not the kernel's: the run of
+ * the collector that wrote it, its place in that run and when it was
+ * received (struct rec_meta; first because (run, seq) is what a store
+ * deduplicates on).  Then groups, and struct taskstats order within each
+ * group: identity, times,
  * faults, CPU run times, delays (count and total per kind, then the peaks,
  * then when each longest wait happened, as version 17 lays them out),
  * context switches, memory,
@@ -24,11 +28,17 @@ enum col_kind {
 	C_NICE,		/* signed, sent in an unsigned byte */
 	C_BTIME,	/* 64-bit begin time when sent, else the 32-bit one */
 	C_VERSION,	/* struct version as sent */
+	C_RUN,		/* the collector run's id: 32 lowercase hex digits */
+	C_SEQ,		/* the record's number in its run: 1, 2, 3 ... */
+	C_TIME,		/* when it was received: ns since the epoch */
 };
 
 /* X(name, kind, field, width in the text format: 0 = not shown; comm is
  * always shown, last).  field is used by C_FIELD and C_NICE only. */
 #define COLUMNS(X) \
+	X(run, C_RUN, 0, 0) \
+	X(seq, C_SEQ, 0, 0) \
+	X(time_ns, C_TIME, 0, 0) \
 	X(type, C_TYPE, 0, 4) \
 	X(pid, C_PID, 0, 7) \
 	X(tgid, C_TGID, 0, 7) \

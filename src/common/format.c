@@ -28,8 +28,8 @@
 /* Compile-time bound on a line, so that FORMAT_MAX_LINE is provably enough
  * and the writers need no per-byte bounds checks.  Every value is at
  * most 20 digits ("null" and "-" are shorter); comm is at most
- * TS_COMM_LEN bytes of up to 6 output bytes each (\u00XX); text pads to
- * <= 16.  Some writers store whole words and keep part of them: SLACK
+ * TS_COMM_LEN bytes of up to 6 output bytes each (\u00XX); the run id is
+ * REC_RUN_HEX digits and its quotes; text pads to <= 16.  Some writers store whole words and keep part of them: SLACK
  * bytes past a line's end may be written (and are overwritten by what
  * follows). */
 #define MAX_NAME 28
@@ -38,7 +38,7 @@
 	_Static_assert((tw) <= 16 && (unsigned)(field) < F__COUNT, #nm);
 COLUMNS(COL_CHECK)
 #define LINE_BOUND (NCOLS * (MAX_NAME + 4 + MAX_VALUE + 16) + \
-		    6 * TS_COMM_LEN + 8 + SLACK)
+		    6 * TS_COMM_LEN + 8 + REC_RUN_HEX + 2 + SLACK)
 _Static_assert(LINE_BOUND < FORMAT_MAX_LINE, "FORMAT_MAX_LINE too small");
 
 int format_from_name(const char *name, enum out_format *out)

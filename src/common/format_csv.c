@@ -82,6 +82,13 @@ static ALWAYS_INLINE char *csv_col(char *p, struct src s,
 		*p++ = ',';
 		return p;
 	}
+	if (kind == C_RUN) {
+		comm = s_run(s);
+		if (comm)
+			p = put_mem(p, comm, REC_RUN_HEX);
+		*p++ = ',';
+		return p;
+	}
 	return put_col(p, s, kind, f, ',', ",", 1);
 }
 

@@ -46,6 +46,14 @@ static ALWAYS_INLINE char *json_col(char *p, struct src s,
 		*p++ = ',';
 		return p;
 	}
+	if (kind == C_RUN) {
+		comm = s_run(s);
+		if (!comm)
+			return put_lit(p, "null,");
+		*p++ = '"';
+		p = put_mem(p, comm, REC_RUN_HEX);
+		return put_lit(p, "\",");
+	}
 	return put_col(p, s, kind, f, ',', "null,", 5);
 }
 

@@ -39,12 +39,14 @@ struct src {
 	uint32_t len;
 	enum rec_type type;
 	uint32_t id;
+	const struct rec_meta *m;	/* run, seq, time_ns; NULL: none */
 };
 
 /* The source over a record, or over a view in one of the append modes. */
 static ALWAYS_INLINE struct src src_of_rec(const struct exit_record *r)
 {
-	struct src s = { .mode = S_REC, .r = r, .type = r->type, .id = r->id };
+	struct src s = { .mode = S_REC, .r = r, .type = r->type, .id = r->id,
+			 .m = &r->meta };
 
 	return s;
 }
@@ -53,7 +55,7 @@ static ALWAYS_INLINE struct src src_of_view(const struct exit_view *v,
 					    enum src_mode mode)
 {
 	struct src s = { .mode = mode, .v = v, .p = v->p, .len = v->len,
-			 .type = v->type, .id = v->id };
+			 .type = v->type, .id = v->id, .m = v->meta };
 
 	return s;
 }
@@ -118,6 +120,12 @@ static ALWAYS_INLINE bool s_tgid(struct src s, uint64_t *v)
 	return true;
 }
 
+/* The run's id (REC_RUN_HEX digits), or NULL when the record has none. */
+static ALWAYS_INLINE const char *s_run(struct src s)
+{
+	return s.m && (s.m->has & REC_META_RUN) ? s.m->run : NULL;
+}
+
 static ALWAYS_INLINE uint16_t s_version(struct src s)
 {
 	return s.mode == S_REC ? s.r->version : s.v->version;
@@ -149,6 +157,14 @@ static ALWAYS_INLINE char *put_col(char *p, struct src s,
 		break;
 	case C_VERSION:
 		return put_u64_sep(p, s_version(s), sep);
+	case C_SEQ:
+		if (!s.m || !(s.m->has & REC_META_SEQ))
+			return put_mem(p, absent, absent_len);
+		return put_u64_sep(p, s.m->seq, sep);
+	case C_TIME:
+		if (!s.m || !(s.m->has & REC_META_TIME))
+			return put_mem(p, absent, absent_len);
+		return put_u64_sep(p, s.m->time_ns, sep);
 	default:
 		break;
 	}

@@ -251,6 +251,8 @@ void record_from_view(const struct exit_view *v, struct exit_record *r)
 	/* Before v12 a pid record names no tgid; the message does. */
 	if (v->msg_tgid && !rec_has(r, F_TGID))
 		rec_set(r, F_TGID, v->tgid);
+	if (v->meta)
+		r->meta = *v->meta;
 }
 
 int record_parse_stats(const void *payload, size_t len, unsigned layout_hint,
@@ -410,6 +412,8 @@ static int view_attrs(const void *attrs, size_t len, struct exit_views *out)
 	pid->id = w.id[0];
 	pid->msg_tgid = false;
 	pid->tgid = 0;
+	pid->meta = NULL;
+	tgid->meta = NULL;
 	if (view_stats(w.stats[0], w.stats_len[0], 0, pid) < 0)
 		return -EBADMSG;
 	out->n = 1;

@@ -54,6 +54,24 @@ int recread_cols_set_comm(struct exit_record *r, const char *s, size_t n)
 	return 0;
 }
 
+/* A run id: REC_RUN_HEX lowercase hex digits, as exitmon writes it (empty:
+ * absent, a file of a run that wrote none). */
+int recread_cols_set_run(struct exit_record *r, const char *s, size_t n)
+{
+	size_t i;
+
+	if (n == 0)
+		return 0;
+	if (n != REC_RUN_HEX)
+		return -EBADMSG;
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return -EBADMSG;
+	memcpy(r->meta.run, s, REC_RUN_HEX);
+	r->meta.has |= REC_META_RUN;
+	return 0;
+}
+
 int recread_cols_set_type(struct recread_ids *ids, struct exit_record *r,
 		     const char *s, size_t n)
 {
@@ -114,6 +132,14 @@ int recread_cols_set_number(unsigned c, const char *s, size_t n,
 		ids->tgid = v, ids->have_tgid = true;
 		return 0;
 	case C_BTIME: rec_set(r, F_BTIME64, v); return 0;
+	case C_SEQ:
+		r->meta.seq = v;
+		r->meta.has |= REC_META_SEQ;
+		return 0;
+	case C_TIME:
+		r->meta.time_ns = v;
+		r->meta.has |= REC_META_TIME;
+		return 0;
 	case C_VERSION:
 		if (v > UINT16_MAX)
 			return -EBADMSG;

@@ -60,11 +60,12 @@ static inline bool recread_cols_seen_twice(uint64_t *seen, int c, char *dup,
 
 /* A row begins: the record and ids cleared. */
 void recread_cols_begin(struct exit_record *r, struct recread_ids *ids);
-/* The type and comm columns' strings; a number (or absent, n == 0) for
+/* The type, comm and run columns' strings; a number (or absent, n == 0) for
  * any other column c.  0 or -EBADMSG. */
 int recread_cols_set_type(struct recread_ids *ids, struct exit_record *r,
 		     const char *s, size_t n);
 int recread_cols_set_comm(struct exit_record *r, const char *s, size_t n);
+int recread_cols_set_run(struct exit_record *r, const char *s, size_t n);
 int recread_cols_set_number(unsigned c, const char *s, size_t n,
 		       struct recread_ids *ids, struct exit_record *r);
 /* A row ends: the ids into the record.  0 or -EBADMSG. */

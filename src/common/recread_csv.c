@@ -141,6 +141,8 @@ static int csv_value(const struct recread *rr, unsigned i, const char *s,
 		return recread_cols_set_type(ids, r, s, n);
 	if (recread_cols_table[c].kind == C_COMM)
 		return recread_cols_set_comm(r, s, n);
+	if (recread_cols_table[c].kind == C_RUN)
+		return recread_cols_set_run(r, s, n);
 	return recread_cols_set_number((unsigned)c, s, n, ids, r);
 }
 

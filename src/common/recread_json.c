@@ -177,6 +177,8 @@ static int json_value(struct jcur *j, int c, struct recread_ids *ids,
 			return recread_cols_set_type(ids, r, buf, n);
 		if (recread_cols_table[c].kind == C_COMM)
 			return recread_cols_set_comm(r, buf, n);
+		if (recread_cols_table[c].kind == C_RUN && n)
+			return recread_cols_set_run(r, buf, n);
 		return -EBADMSG;
 	}
 	while (j->p < j->end && is_scalar_char(*j->p))
@@ -188,7 +190,8 @@ static int json_value(struct jcur *j, int c, struct recread_ids *ids,
 		return 0;
 	if (n == 4 && memcmp(s, "null", 4) == 0)	/* absent */
 		return recread_cols_set_number((unsigned)c, s, 0, ids, r);
-	if (recread_cols_table[c].kind == C_TYPE || recread_cols_table[c].kind == C_COMM)
+	if (recread_cols_table[c].kind == C_TYPE || recread_cols_table[c].kind == C_COMM ||
+	    recread_cols_table[c].kind == C_RUN)
 		return -EBADMSG;
 	return recread_cols_set_number((unsigned)c, s, n, ids, r);
 }
@@ -219,7 +222,7 @@ static int json_member(struct recread *rr, struct jcur *j, unsigned k,
 	}
 	if (recread_cols_seen_twice(seen, c, NULL, 0))
 		return -EBADMSG;	/* which one would be meant? */
-	if (!rr->want[c] && j->p < j->end && *j->p != '"')
+	if (!rr->want[c])
 		c = -1;			/* skipped: parse as a value, keep none */
 	if (json_value(j, c, ids, r) < 0)
 		return -EBADMSG;

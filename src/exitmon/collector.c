@@ -9,6 +9,7 @@
 
 #include "capture.h"
 #include "log.h"
+#include "receiver.h"
 #include "tsnl.h"
 
 /* Staged output is pushed in chunks of about this size. */
@@ -30,6 +31,10 @@ int collector_init(struct collector *c, const struct collector_setup *w)
 {
 	memset(c, 0, sizeof(*c));
 	c->w = *w;
+	if (w->run) {
+		memcpy(c->meta.run, w->run, REC_RUN_HEX);
+		c->meta.has = REC_META_RUN | REC_META_SEQ | REC_META_TIME;
+	}
 	c->stage = malloc(STAGE_CAP);
 	c->stage_len = 0;
 	c->stage_lines = 0;
@@ -79,6 +84,14 @@ static void emit(struct collector *c, const struct exit_view *r,
 	c->n.matched++;
 	if (!c->w.out)
 		return;
+	/* seq: every record given to the output takes the next number of the
+	 * run, so that the numbers 1 .. last are exactly the records counted
+	 * written or unwritten, and a number missing from the output is a
+	 * record counted unwritten (a gap), never a number used twice.  One
+	 * relaxed atomic add on a counter the shards share; each shard's
+	 * lines reach the output in its numbers' order (see exitmon(8)). */
+	c->meta.seq = atomic_fetch_add_explicit(c->w.seq, 1,
+						memory_order_relaxed) + 1;
 	/* The null device: counted as written, not formatted (the output
 	 * writes nothing for these lines). */
 	if (output_discards(c->w.out)) {
@@ -150,6 +163,7 @@ static void handle_msg(void *arg, const struct nlmsghdr *nh)
 	}
 	c->last_version = m.rec[0].version;
 	for (i = 0; i < m.n; i++) {
+		m.rec[i].meta = &c->meta;
 		c->n.records++;
 		if (m.rec[i].type == REC_PID) {
 			c->n.records_pid++;
@@ -164,28 +178,32 @@ static void handle_msg(void *arg, const struct nlmsghdr *nh)
 	}
 }
 
-static void capture(struct collector *c, const void *msg, size_t len)
+static void capture(struct collector *c, const void *msg, size_t len,
+		    const struct timespec *ts)
 {
-	struct timespec ts;
-
-	if (c->recv_time)
-		ts = *c->recv_time;
-	else
-		clock_gettime(CLOCK_REALTIME, &ts);
 	c->n.capture_errors += capture_stage(c->w.cap, &c->cap_stage, msg,
-					     len, &ts);
+					     len, ts);
 }
 
 void collector_datagram(void *arg, const void *msg, size_t len, int flags)
 {
 	struct collector *c = arg;
+	struct timespec now;
+	const struct timespec *ts = c->recv_time;
 
 	if (flags == -ENOBUFS) {
 		c->n.enobufs++;
 		return;
 	}
+	if (!ts) {
+		receiver_stamp(&now);
+		ts = &now;
+	}
+	/* time_ns of the datagram's records (the clock and a pcap give no
+	 * time before the epoch). */
+	c->meta.time_ns = (uint64_t)ts->tv_sec * 1000000000u + (uint64_t)ts->tv_nsec;
 	if (c->w.cap)
-		capture(c, msg, len);
+		capture(c, msg, len, ts);
 	if (flags & MSG_TRUNC) {
 		c->n.truncated++;
 		return;

@@ -23,6 +23,10 @@ struct collector_setup {
 	uint64_t limit;			/* stop after this many matched; 0: no limit */
 	atomic_ullong *taken;		/* matched so far, shared by all shards */
 	pid_t self_tgid;		/* our own process (live); 0: replay */
+	const char *run;		/* the run id: REC_RUN_HEX hex digits */
+	/* The last seq handed out, shared by all shards: every record given
+	 * to the output takes the next one (see emit). */
+	atomic_ullong *seq;
 };
 
 struct collector {
@@ -32,9 +36,14 @@ struct collector {
 	size_t stage_len;
 	uint64_t stage_lines;		/* ... and lines counted, not formatted */
 	struct capture_stage cap_stage;	/* packets not yet given to w.cap */
-	/* When the datagram in hand was received (its receiver's stamp),
-	 * the capture's timestamp; NULL: read the clock per datagram. */
+	/* When the datagram in hand was received (its receiver's stamp, one
+	 * clock read per receive call), or under --replay the packet's own
+	 * time: the capture's timestamp and the records' time_ns; NULL:
+	 * read the clock per datagram. */
 	const struct timespec *recv_time;
+	/* run, seq, time_ns of the record being written (the views point
+	 * here); seq and time_ns change per record and per datagram. */
+	struct rec_meta meta;
 	pid_t watch_tid;		/* set by the shard's self-check: its thread */
 	bool watch_seen;		/* ... whose exit record arrived */
 	uint16_t last_version;		/* struct version of the last pid record */

@@ -15,12 +15,13 @@
 #include "mon_signal.h"
 #include "opts.h"
 #include "privs.h"
+#include "runid.h"
 
 enum {
 	OPT_CPUS = 256, OPT_INTERVAL, OPT_WAKEUP, OPT_RCVBUF, OPT_STATS,
 	OPT_COMM, OPT_TGID, OPT_UID, OPT_SUMMARY, OPT_NO_SELF_CHECK,
 	OPT_PIDFILE, OPT_DURATION, OPT_COUNT, OPT_CAPTURE, OPT_REPLAY,
-	OPT_USER, OPT_METRICS, OPT_SHARDS,
+	OPT_USER, OPT_METRICS, OPT_SHARDS, OPT_RUN_ID,
 };
 
 
@@ -46,6 +47,7 @@ static const struct opt_desc options[] = {
 	{ "shards", OPT_SHARDS, "N", "receive on N sockets/threads, each for a share of the CPUs" },
 	{ "user", OPT_USER, "USER", "after setup, run as USER keeping only CAP_NET_ADMIN" },
 	{ "metrics", OPT_METRICS, "FILE", "keep Prometheus metrics in FILE (textfile collector)" },
+	{ "run-id", OPT_RUN_ID, "HEX", "the records' run id, 32 hex digits (default: new per start)" },
 	{ "help", 'h', NULL, "show this help and exit" },
 	{ "version", 'V', NULL, "show the version and exit" },
 };
@@ -191,6 +193,11 @@ static void parse_option(struct mon_config *cfg, int key, const char *arg,
 		cfg->user = arg;
 		break;
 	case OPT_METRICS: cfg->metrics = arg; break;
+	case OPT_RUN_ID:
+		if (!runid_parse(arg, strlen(arg), NULL))
+			opts_bad_value("run-id", arg, "32 hex digits");
+		cfg->run_id = arg;
+		break;
 	case 'h':
 		opts_help(stdout, "Usage: exitmon [OPTION]...\n"
 			  "Collect the kernel's taskstats exit records and count "

@@ -81,6 +81,10 @@ int metrics_write(const char *path, const struct mon_counters *n,
 	    "exitmon_cpu_seconds_total{mode=\"system\"} %.6f\n",
 	    g->cpu_user, g->cpu_sys);
 	gauge(m, "start_time_seconds", "Unix time the collector started.", g->start_time);
+	put(m, "# HELP exitmon_run_info The run id that the records' run column holds.\n"
+	    "# TYPE exitmon_run_info gauge\n"
+	    "exitmon_run_info{run=\"%s\"} 1\n", g->run ? g->run : "");
+	gauge_u64(m, "last_seq", "The last seq given to a record of this run (written or counted unwritten).", g->last_seq);
 	r = safe_replace(path, m->buf, m->len, SAFE_MODE_PUBLIC);
 	free(m);
 	return r;

@@ -9,6 +9,8 @@ struct metrics_gauges {
 	double queue_bytes, rcvbuf_bytes;
 	double cpu_user, cpu_sys;	/* collector's own CPU seconds */
 	double start_time;		/* Unix time the collector started */
+	const char *run;		/* the run id, REC_RUN_HEX digits */
+	uint64_t last_seq;		/* the last seq handed out so far */
 };
 
 /* Replace `path` atomically with the current metrics; 0 or -errno. */

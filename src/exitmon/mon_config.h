@@ -33,6 +33,7 @@ struct mon_config {
 	const char *user;	/* --user: drop to this user after setup */
 	const char *metrics;	/* --metrics: Prometheus text file */
 	unsigned shards;	/* sockets and receive threads, >= 1 */
+	const char *run_id;	/* --run-id, checked; NULL: made at start */
 };
 
 #endif

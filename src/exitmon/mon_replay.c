@@ -63,12 +63,17 @@ static int replay_run(struct mon *m, struct capture_reader *rd)
 		log_warn("out of memory");
 		return EXIT_RUNTIME;
 	}
+	/* Records are as of when they were captured: each packet's own time
+	 * is the time_ns of its records (and of its copy with --capture). */
+	col.recv_time = capture_read_time(rd);
 	m->t0 = mono_s();
 	replay_packets(rd, &col, m->cfg->replay);
 	output_drain(&m->out, OUTPUT_DRAIN_MS);
 	ri.seconds = mono_s() - m->t0;
 	output_counts(&m->out, &col.n.written, &col.n.unwritten);
 	ri.struct_version = col.last_version;
+	ri.run = m->run;
+	ri.last_seq = atomic_load(&m->seq);
 	report_fill_usage(&ri);
 	report_final(&col.n, &ri);
 	if (m->cfg->summary &&
@@ -114,7 +119,8 @@ int mon_replay(const struct mon_config *cfg)
 			strerror(-r));
 		return EXIT_USAGE;
 	}
-	if ((status = mon_sinks_open(&m)) == 0)
+	if ((status = mon_state_run_id(&m, false)) == 0 &&
+	    (status = mon_sinks_open(&m)) == 0)
 		status = replay_run(&m, rd);
 	capture_read_close(rd);
 	output_close(&m.out);

@@ -61,6 +61,8 @@ static void write_metrics(struct mon *m, double now)
 	g.cpu_user = ri.cpu_user;
 	g.cpu_sys = ri.cpu_sys;
 	g.start_time = m->start_unix;
+	g.run = m->run;
+	g.last_seq = atomic_load(&m->seq);
 	if ((r = metrics_write(m->cfg->metrics, n, &g)) < 0)
 		log_warn("cannot write metrics %s: %s", m->cfg->metrics,
 			strerror(-r));
@@ -195,6 +197,8 @@ static int report(struct mon *m, struct run_info *ri, int status)
 	int r;
 
 	ri->struct_version = m->version;
+	ri->run = m->run;
+	ri->last_seq = atomic_load(&m->seq);
 	report_fill_usage(ri);
 	report_final(n, ri);
 	if (n->unwritten)

@@ -167,7 +167,8 @@ int mon_start(struct mon *m)
 	unsigned i;
 	int r;
 
-	if ((r = open_shards(m)) || (r = drop_privileges(m)) ||
+	if ((r = mon_state_run_id(m, true)) || (r = open_shards(m)) ||
+	    (r = drop_privileges(m)) ||
 	    (r = mon_sinks_open(m)) || (r = register_shards(m)))
 		return r;
 	m->t0 = m->last_stats = m->last_metrics = mono_s();

@@ -26,6 +26,8 @@ struct mon {
 	struct shard *shards;
 	unsigned n_opened;
 	atomic_ullong taken;
+	char run[REC_RUN_HEX + 1];	/* the run id (mon_state_run_id) */
+	atomic_ullong seq;		/* the last seq handed out */
 	struct mon_counters total;	/* summed from the shards */
 	uint16_t version;
 	double t0, start_unix, last_stats, last_metrics;
@@ -38,5 +40,8 @@ struct mon {
 
 /* The collector's wiring, for live shards and replay alike. */
 void mon_state_wiring(struct mon *m, bool live, struct collector_setup *w);
+/* The run id into m->run (runid.h: --run-id, else for a live run
+ * systemd's invocation id, else random); 0 or an exit status. */
+int mon_state_run_id(struct mon *m, bool live);
 
 #endif

@@ -50,6 +50,12 @@ void receiver_free(struct receiver *r)
 	r->mem = NULL;
 }
 
+void receiver_stamp(struct timespec *t)
+{
+	clock_gettime(CLOCK_REALTIME, t);
+	t->tv_nsec -= t->tv_nsec % 1000;
+}
+
 static void deliver(struct receiver *r, unsigned i, tsnl_datagram_fn fn, void *arg)
 {
 	struct msghdr *h = &r->msgs[i].msg_hdr;
@@ -84,7 +90,7 @@ int receiver_drain(struct receiver *r, tsnl_datagram_fn fn, void *arg)
 			return -errno;
 		}
 		if (r->stamp)
-			clock_gettime(CLOCK_REALTIME, &r->when);
+			receiver_stamp(&r->when);
 		for (i = 0; i < (unsigned)n; i++)
 			deliver(r, i, fn, arg);
 		total += n;
@@ -109,7 +115,7 @@ int receiver_wait_one(struct receiver *r, tsnl_datagram_fn fn, void *arg)
 	}
 	r->msgs[0].msg_len = (unsigned)n;
 	if (r->stamp)
-		clock_gettime(CLOCK_REALTIME, &r->when);
+		receiver_stamp(&r->when);
 	deliver(r, 0, fn, arg);
 	return 1;
 }

@@ -33,8 +33,9 @@ struct receiver {
 	uint32_t drops_last;	/* SO_MEMINFO drop counter, 32 bits, wraps */
 	uint64_t drops;		/* accumulated since receiver_init */
 	/* stamp: note in `when` the time (CLOCK_REALTIME) of each receive
-	 * call that returned datagrams, for the capture; one clock read per
-	 * call, not per datagram (a read costs 5% of a capture's CPU). */
+	 * call that returned datagrams, for the records' time_ns and the
+	 * capture; one clock read per call, not per datagram (a read costs
+	 * 5% of a capture's CPU). */
 	bool stamp;
 	struct timespec when;
 };
@@ -43,6 +44,11 @@ struct queue_state {
 	uint32_t rmem_alloc;	/* bytes queued */
 	uint32_t rcvbuf;	/* the socket's limit */
 };
+
+/* The time of a receive: CLOCK_REALTIME to the microsecond, the
+ * resolution a capture keeps, so that a record replayed from a capture
+ * has the time_ns it was written with. */
+void receiver_stamp(struct timespec *t);
 
 int receiver_init(struct receiver *r, int fd);
 void receiver_free(struct receiver *r);

@@ -77,6 +77,10 @@ int report_summary(const char *path, const struct mon_counters *n,
 	kv_u64(&kb, MON_KEY_STRUCT_VERSION, ri->struct_version);
 	kv_str(&kb, "cpus", ri->cpulist ? ri->cpulist : "");
 	kv_u64(&kb, "shards", ri->shards);
+	/* A store audits the run with these: its records are seq 1 ..
+	 * last_seq less the unwritten ones (last_seq = written + unwritten). */
+	kv_str(&kb, "run", ri->run ? ri->run : "");
+	kv_u64(&kb, "last_seq", ri->last_seq);
 	r = kv_write_atomic(path, &kb);
 	kv_free(&kb);
 	return r;

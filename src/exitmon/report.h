@@ -15,6 +15,8 @@ struct run_info {
 	unsigned struct_version;	/* of the last record seen, 0 if none */
 	const char *cpulist;
 	unsigned shards;
+	const char *run;		/* the run id (the records' run column) */
+	uint64_t last_seq;		/* the last seq handed out, 0 if none */
 };
 
 /* n: the counters of a live or replayed run, the output's included. */

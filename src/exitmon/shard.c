@@ -48,19 +48,35 @@ int shard_open(struct shard *s, const struct mon_config *cfg, unsigned index,
 		return r;
 	if ((r = tsnl_open(&s->ts)) < 0)
 		return r;
-	return receiver_init(&s->rx, s->ts.fd);
+	if ((r = receiver_init(&s->rx, s->ts.fd)) < 0)
+		return r;
+	/* The records and packets of one receive call share its time (the
+	 * records' time_ns, the capture's timestamps). */
+	s->rx.stamp = true;
+	s->col.recv_time = &s->rx.when;
+	return 0;
 }
 
 int shard_capture_to(struct shard *s, struct capture_writer *cap)
 {
-	int r = collector_capture_to(&s->col, cap);
+	return collector_capture_to(&s->col, cap);
+}
 
-	if (r < 0 || !cap)
-		return r;
-	/* The packets of one receive call share its time. */
-	s->rx.stamp = true;
+/* A request's answer is read by tsnl, not the receiver, and exit records
+ * may come with it: each datagram read then has its own clock read. */
+static int request(struct shard *s, bool reg)
+{
+	int r;
+
+	s->col.recv_time = NULL;
+	caps_net_admin_effective(true);
+	r = reg ? tsnl_register(&s->ts, s->cpulist, REQUEST_TIMEOUT_MS,
+				collector_datagram, &s->col)
+		: tsnl_deregister(&s->ts, s->cpulist, REQUEST_TIMEOUT_MS,
+				  collector_datagram, &s->col);
+	caps_net_admin_effective(false);
 	s->col.recv_time = &s->rx.when;
-	return 0;
+	return r;
 }
 
 int shard_set_rcvbuf(struct shard *s)
@@ -75,12 +91,8 @@ int shard_set_rcvbuf(struct shard *s)
 
 int shard_register(struct shard *s)
 {
-	int r;
+	int r = request(s, true);
 
-	caps_net_admin_effective(true);
-	r = tsnl_register(&s->ts, s->cpulist, REQUEST_TIMEOUT_MS,
-			collector_datagram, &s->col);
-	caps_net_admin_effective(false);
 	s->registered = r == 0;
 	return r;
 }
@@ -268,13 +280,8 @@ void shard_finish(struct shard *s)
 {
 	shard_join(s);
 	receiver_drain(&s->rx, collector_datagram, &s->col);
-	if (s->registered) {
-		caps_net_admin_effective(true);
-		if (tsnl_deregister(&s->ts, s->cpulist, REQUEST_TIMEOUT_MS,
-				  collector_datagram, &s->col) == 0)
-			s->registered = false;
-		caps_net_admin_effective(false);
-	}
+	if (s->registered && request(s, false) == 0)
+		s->registered = false;
 	receiver_drain(&s->rx, collector_datagram, &s->col);
 	collector_push(&s->col);
 	publish(s);

@@ -89,7 +89,7 @@ check "loss reported on stderr" grep -q "[1-9][0-9]* dropped" "$T/loss$a.err"
 check "advice to raise --rcvbuf" grep -q -- "--rcvbuf" "$T/loss$a.err"
 # ours: the pid rows named by the tag, and the tgid row (written as the
 # kernel sent it, without comm) that the filter let through with its pid row
-ours() { grep -c -e ",$TAG," -e '^tgid,' "$1"; }
+ours() { grep -c -e ",$TAG," -e "^${ROW}tgid," "$1"; }
 
 # The same burst with the default buffer and the collector running: nothing
 # is lost, in both receive modes, with one or two shards.

@@ -22,9 +22,9 @@ check "pid file holds the collector's pid" [ "$(cat "$T/rot.pid")" = "$MON_PID" 
 stop_exitmon; rc=$?
 check "SIGTERM: exit 0" [ "$rc" -eq 0 ]
 check "rotated file has the header and 3 records" \
-	[ "$(head -1 "$T/rot.out.1" | cut -d, -f1)" = type -a "$(grep -c ",$TAG," "$T/rot.out.1")" -eq 3 ]
+	[ "$(head -1 "$T/rot.out.1" | cut -d, -f4)" = type -a "$(grep -c ",$TAG," "$T/rot.out.1")" -eq 3 ]
 check "new file has its own header and 4 records" \
-	[ "$(head -1 "$T/rot.out" | cut -d, -f1)" = type -a "$(grep -c ",$TAG," "$T/rot.out")" -eq 4 ]
+	[ "$(head -1 "$T/rot.out" | cut -d, -f4)" = type -a "$(grep -c ",$TAG," "$T/rot.out")" -eq 4 ]
 check "SIGUSR1 printed a stats line" grep -q "stats:.*matched=7" "$T/rot.err"
 check "final line reports loss figures" grep -q "done:.*dropped" "$T/rot.err"
 check "pid file removed at exit" [ ! -e "$T/rot.pid" ]

@@ -17,15 +17,19 @@ check "pcap magic and netlink link type" \
 	  "$(od -An -tu4 -j20 -N4 "$T/cap.pcap" | tr -d ' ')" = 253 ]
 chmod 644 "$T/cap.pcap"
 mkdir -m 1777 "$T/pub"
+# Given the live run's id, the replay is the live file byte for byte: the
+# same seq (the same records pass the same filter, in the same order) and
+# time_ns (the packets' times, which the live run wrote to the microsecond).
 setpriv --reuid=nobody --regid=nogroup --clear-groups \
-	"$EXITMON" --replay "$T/cap.pcap" -f csv --comm "$TAG" --summary "$T/pub/rep.sum" \
+	"$EXITMON" --replay "$T/cap.pcap" --run-id "$(kv "$T/cap.sum" run)" -f csv \
+	--comm "$TAG" --summary "$T/pub/rep.sum" \
 	> "$T/rep.out" 2>"$T/rep.err"; rc=$?
 check "replay as nobody exits 0" [ "$rc" -eq 0 ]
-check "replay gives the same records" cmp -s "$T/cap.out" "$T/rep.out"
+check "replay gives the same records (run, seq and time_ns too)" cmp -s "$T/cap.out" "$T/rep.out"
 check "replay summary: 5 matched" [ "$(kv "$T/pub/rep.sum" matched)" -eq 5 ]
 "$EXITMON" --replay "$T/cap.pcap" -f csv > "$T/all.out" 2>/dev/null
 check "capture holds other exits too (python's thread and tgid)" \
-	[ "$(grep -c '^tgid,' "$T/all.out")" -ge 1 ]
+	[ "$(grep -c "^${ROW}tgid," "$T/all.out")" -ge 1 ]
 for fmt in text jsonl; do
 	"$EXITMON" --replay "$T/cap.pcap" -f $fmt --comm "$TAG" > "$T/rep.$fmt" 2>/dev/null
 	check "replay -f $fmt: 5 records" [ "$(grep -c "$TAG" "$T/rep.$fmt")" -eq 5 ]
@@ -52,7 +56,8 @@ while o + 16 <= len(d):
     last, o, n = t, o + 16 + cl, n + 1
 sys.exit(0 if n >= 1000 else f"only {n} packets")
 PY
-"$EXITMON" --replay "$T/many.pcap" -f csv --comm "${TAG}m" > "$T/many.rep" 2>/dev/null
+"$EXITMON" --replay "$T/many.pcap" --run-id "$(kv "$T/many.sum" run)" -f csv \
+	--comm "${TAG}m" > "$T/many.rep" 2>/dev/null
 diag "live: $(kv "$T/many.sum" matched) of 3000 matched, $(kv "$T/many.sum" dropped) dropped"
 check "records live, no capture error" \
 	[ "$(kv "$T/many.sum" matched)" -gt 0 -a "$(kv "$T/many.sum" capture_errors)" -eq 0 ]

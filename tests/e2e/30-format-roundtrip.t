@@ -29,7 +29,7 @@ fi
 cat >"$tmp/check.py" <<'EOF'
 import csv, io, json, re, sys
 
-COLUMNS = ("type pid tgid ppid comm uid gid exitcode flags nice sched btime "
+COLUMNS = ("run seq time_ns type pid tgid ppid comm uid gid exitcode flags nice sched btime "
            "exe_dev exe_inode elapsed_us utime_us stime_us utimescaled_us "
            "stimescaled_us tgetime_us minflt majflt cpu_run_real_ns "
            "cpu_run_virtual_ns cpu_scaled_run_real_ns cpu_count cpu_delay_ns "
@@ -91,7 +91,7 @@ def check_csv(d, want):
               errors="surrogateescape") as f:
         rows = list(csv.reader(f))[1:]
     for row, (_, comm, _) in zip(rows, want):
-        got = row[4].encode("utf-8", "surrogateescape")
+        got = row[COLUMNS.index("comm")].encode("utf-8", "surrogateescape")
         expect(got == comm, "csv (utf-8) comm %r, want %r" % (got, comm))
 
 def check_jsonl(d, want):

@@ -17,7 +17,7 @@ for pcap in "$D"/real-*.pcap; do
 	v=${name##*-v}
 	n=$((n + 1))
 	for fmt in csv jsonl; do
-		"$EXITMON" --replay "$pcap" -f $fmt > "$T/$name.$fmt" 2>/dev/null; rc=$?
+		"$EXITMON" --replay "$pcap" --run-id $GOLDEN_RUN -f $fmt > "$T/$name.$fmt" 2>/dev/null; rc=$?
 		check "$name: replay -f $fmt exits 0" [ "$rc" -eq 0 ]
 		check "$name: replay -f $fmt matches the recorded output" \
 			cmp -s "$T/$name.$fmt" "$base.$fmt"
@@ -29,11 +29,11 @@ for pcap in "$D"/real-*.pcap; do
 	# A tgid record is written as sent (no comm, uid, ppid): its group is
 	# named by the pid record before it, from the same message.
 	check "$name: 3 tgid records, one per group" \
-		[ "$(grep -A1 '^pid,.*,xcapgrp,' "$out" | grep -c '^tgid,0,[0-9]*,0,,0,0,')" -eq 3 ]
+		[ "$(grep -A1 "^${ROW}pid,.*,xcapgrp," "$out" | grep -c "^${ROW}tgid,0,[0-9]*,0,,0,0,")" -eq 3 ]
 	check "$name: threads of the thread run share one tgid" \
-		[ "$(grep '^pid,.*,xcapthr,' "$out" | cut -d, -f3 | sort -u | wc -l)" -eq 1 ]
+		[ "$(grep "^${ROW}pid,.*,xcapthr," "$out" | cut -d, -f6 | sort -u | wc -l)" -eq 1 ]
 	check "$name: every pid row says version $v" \
-		[ "$(grep '^pid,' "$out" | awk -F, '{print $NF}' | sort -u)" = "$v" ]
+		[ "$(grep "^${ROW}pid," "$out" | awk -F, '{print $NF}' | sort -u)" = "$v" ]
 	check "$name: no malformed message in a real capture" [ "$(kv "$T/s" malformed)" -eq 0 ]
 	check "$name: no field unknown to exitmon" [ "$(kv "$T/s" newer_struct)" -eq 0 ]
 done

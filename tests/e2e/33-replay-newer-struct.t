@@ -68,11 +68,11 @@ PY
 }
 
 grow "$D/real-v16.pcap" "$T/v18.pcap" 18 128 32
-"$EXITMON" --replay "$T/v18.pcap" -f csv --summary "$T/v18.sum" > "$T/v18.csv" 2> "$T/v18.err"; rc=$?
+"$EXITMON" --replay "$T/v18.pcap" --run-id $GOLDEN_RUN -f csv --summary "$T/v18.sum" > "$T/v18.csv" 2> "$T/v18.err"; rc=$?
 check "version 18 replays, exit 0 (got $rc)" [ $rc -eq 0 ]
 check "every field exitmon knows is as in the v16 original" same_but_version "$T/v18.csv" "$D/real-v16.csv"
 check "the version column says 18" \
-	[ "$(cut -d, -f79 "$T/v18.csv" | tail -n +2 | sort -u)" = 18 ]
+	[ "$(cut -d, -f82 "$T/v18.csv" | tail -n +2 | sort -u)" = 18 ]
 check "all 34 records counted as newer_struct ($(kv "$T/v18.sum" newer_struct))" \
 	[ "$(kv "$T/v18.sum" newer_struct)" = 34 ]
 check "said once, naming version, size and what is known" \
@@ -83,7 +83,7 @@ check "nothing malformed ($(kv "$T/v18.sum" malformed))" [ "$(kv "$T/v18.sum" ma
 # A v16 struct as long as a v17 one: its bytes past v16's 560 are not
 # read as v17's timestamps; counted and said for version 16.
 grow "$D/real-v16.pcap" "$T/v16long.pcap" 16 128 0
-"$EXITMON" --replay "$T/v16long.pcap" -f csv --summary "$T/l.sum" > "$T/l.csv" 2> "$T/l.err"
+"$EXITMON" --replay "$T/v16long.pcap" --run-id $GOLDEN_RUN -f csv --summary "$T/l.sum" > "$T/l.csv" 2> "$T/l.err"
 check "v16 of 688 bytes: every known field as before" cmp -s "$T/l.csv" "$D/real-v16.csv"
 check "v16 of 688 bytes: counted ($(kv "$T/l.sum" newer_struct))" [ "$(kv "$T/l.sum" newer_struct)" = 34 ]
 check "v16 of 688 bytes: said once" [ "$(grep -c 'version 16 of 688 bytes' "$T/l.err")" -eq 1 ]

@@ -193,7 +193,7 @@ t0=$(date +%s%N); kill -INT $p; wait $p; rc=$?
 ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 check "SIGINT with --interval 20000: exit 0 in ${ms} ms (< 1500)" [ $rc -eq 0 -a $ms -lt 1500 ]
 # --replay - reads standard input, as exitstat - does
-"$EXITMON" --replay - -f csv -o "$T/stdin.csv" < "$REAL" 2>/dev/null; rc=$?
+"$EXITMON" --replay - --run-id $GOLDEN_RUN -f csv -o "$T/stdin.csv" < "$REAL" 2>/dev/null; rc=$?
 check "--replay - < a capture: exit 0 (got $rc), the same CSV as its golden" \
 	sh -c "[ $rc -eq 0 ] && cmp -s '$T/stdin.csv' '$(dirname "$REAL")/real-v16.csv'"
 done_testing

@@ -18,11 +18,12 @@ command -v valgrind >/dev/null || { echo "Bail out! valgrind is not installed (t
 DATA=$TOP/tests/data/real-6.19.14-v16.pcap
 "$EXITMON" --replay "$DATA" --capture "$T/copy.pcap" -o /dev/null 2>/dev/null; rc=$?
 check "--replay --capture: exit 0 (got $rc)" [ $rc -eq 0 ]
-"$EXITMON" --replay "$DATA" -f csv -o "$T/orig.csv" 2>/dev/null
-"$EXITMON" --replay "$T/copy.pcap" -f csv -o "$T/copy.csv" 2>/dev/null
-check "the copy replays to the same records" cmp -s "$T/orig.csv" "$T/copy.csv"
+"$EXITMON" --replay "$DATA" --run-id $GOLDEN_RUN -f csv -o "$T/orig.csv" 2>/dev/null
+"$EXITMON" --replay "$T/copy.pcap" --run-id $GOLDEN_RUN -f csv -o "$T/copy.csv" 2>/dev/null
+check "the copy replays to the same records (its packets keep their times)" \
+	cmp -s "$T/orig.csv" "$T/copy.csv"
 "$EXITMON" --replay "$DATA" --capture "$T/cut.pcap" -o /dev/null --count 5 2>/dev/null
-"$EXITMON" --replay "$T/cut.pcap" -f csv -o "$T/cut.csv" 2>/dev/null
+"$EXITMON" --replay "$T/cut.pcap" --run-id $GOLDEN_RUN -f csv -o "$T/cut.csv" 2>/dev/null
 check "with --count 5 the copy is cut short: its first 5 records are the original's" \
 	cmp -s <(head -6 "$T/cut.csv") <(head -6 "$T/orig.csv")
 cp "$DATA" "$T/same.pcap"

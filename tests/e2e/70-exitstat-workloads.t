@@ -93,5 +93,5 @@ sys.exit(not (len(rows) == int(sys.argv[2]) and all(r["exits"] == "2" for r in r
 check "-l lists the $NA exits of $A" [ "$(grep -c "^$A " "$T/list.out")" -eq $NA ]
 "$EXITSTAT" --list -f csv --comm $A "$T/run.out" >"$T/list.csv" 2>/dev/null
 check "-l -f csv writes exitmon's own rows" \
-	[ "$(head -1 "$T/list.csv")" = "$(head -1 "$T/run.out")" -a "$(grep -c "^pid,.*,$A," "$T/list.csv")" -eq $NA ]
+	[ "$(head -1 "$T/list.csv")" = "$(head -1 "$T/run.out")" -a "$(grep -c "^${ROW}pid,.*,$A," "$T/list.csv")" -eq $NA ]
 done_testing

@@ -20,7 +20,7 @@ import csv, sys
 src, out, n, sets = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
 rd = csv.reader(open(src, newline=''))
 head = next(rd)
-tmpl = next(r for r in rd if r[0] == 'pid')
+tmpl = next(r for r in rd if r[head.index('type')] == 'pid')
 with open(out, 'w', newline='') as f:
     w = csv.writer(f, lineterminator='\n')
     w.writerow(head)

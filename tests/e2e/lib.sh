@@ -5,6 +5,13 @@ TOP=${EXITMON_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 EXITMON=$TOP/exitmon
 EXITGEN=$TOP/exitgen
 EXITPROBE=$TOP/exitprobe
+# The run id of the replay goldens (tests/data/real-*.csv, .jsonl): a
+# replay gets a new random one unless --run-id fixes it.
+GOLDEN_RUN=0123456789abcdef0123456789abcdef
+# What begins a CSV record: its run, seq and time_ns (exitmon(8), "Run, seq
+# and time"; empty in a record that has none): grep "^${ROW}pid," finds
+# the pid rows.
+ROW='[0-9a-f]*,[0-9]*,[0-9]*,'
 T=$(mktemp -d /tmp/exitmon-test.XXXXXX)
 chmod 755 "$T"
 _n=0

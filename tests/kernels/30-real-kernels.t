@@ -243,8 +243,8 @@ for k in $KERNELS; do
 		ver=$(sed -n 's/.*Debian \([0-9][0-9.]*\).*/\1/p' "$D/uname-v.txt")
 		name=real-${ver:-$(cut -d- -f1 "$D/uname.txt")}-v$V
 		cp "$D/fixture.pcap" "$TOP/tests/data/$name.pcap"
-		"$EXITMON" --replay "$TOP/tests/data/$name.pcap" -f csv > "$TOP/tests/data/$name.csv" 2>/dev/null
-		"$EXITMON" --replay "$TOP/tests/data/$name.pcap" -f jsonl > "$TOP/tests/data/$name.jsonl" 2>/dev/null
+		"$EXITMON" --replay "$TOP/tests/data/$name.pcap" --run-id $GOLDEN_RUN -f csv > "$TOP/tests/data/$name.csv" 2>/dev/null
+		"$EXITMON" --replay "$TOP/tests/data/$name.pcap" --run-id $GOLDEN_RUN -f jsonl > "$TOP/tests/data/$name.jsonl" 2>/dev/null
 		python3 "$CHECK" --kernel "$k" "$D/btf.gz" "$TOP/tests/data/$name.pcap" \
 			"$TOP/tests/data/$name.csv" > /dev/null 2>&1
 		check "$k: fixture $name kept, its golden CSV agrees with the BTF" [ $? -eq 0 ]

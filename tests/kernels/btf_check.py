@@ -453,6 +453,9 @@ MEMBER_COLUMN = {
 PADDING = {"ac_pad", "padding"}
 # Columns that come from the message, not (only) from a member.
 MESSAGE_COLUMNS = {"type", "pid", "tgid", "version"}
+# Columns of the collector's run, from neither the message nor a member
+# (run, seq, time_ns): not compared.
+RUN_COLUMNS = {"run", "seq", "time_ns"}
 
 
 def convert(how, value):
@@ -584,7 +587,7 @@ def check_columns(header, col_member, members, unmapped, padding, rep):
     known_cols = {c for c, _ in MEMBER_COLUMN.values()}
     empty_cols = []
     for col in header:
-        if col in col_member or col in MESSAGE_COLUMNS:
+        if col in col_member or col in MESSAGE_COLUMNS or col in RUN_COLUMNS:
             continue
         if col not in known_cols:
             print("note: CSV column %s maps to no member of any known "

@@ -24,7 +24,7 @@
 /* The columns as the collector's users see them (the contract), spelled out
  * here rather than taken from format.c. */
 static const char *const want_columns[] = {
-	"type", "pid", "tgid", "ppid", "comm", "uid", "gid", "exitcode",
+	"run", "seq", "time_ns", "type", "pid", "tgid", "ppid", "comm", "uid", "gid", "exitcode",
 	"flags", "nice", "sched", "btime", "exe_dev", "exe_inode",
 	"elapsed_us", "utime_us", "stime_us", "utimescaled_us",
 	"stimescaled_us", "tgetime_us", "minflt", "majflt", "cpu_run_real_ns",
@@ -53,6 +53,11 @@ static const char *const want_columns[] = {
 static const enum out_format all_formats[] = { FMT_TEXT, FMT_CSV, FMT_JSONL };
 
 static char line[FORMAT_MAX_LINE];
+
+/* A record with no run, seq or time_ns (one built here, or read from a
+ * file of an older exitmon) begins with three absent columns. */
+#define CSV_NO_META ",,,"
+#define JSON_NO_META "{\"run\":null,\"seq\":null,\"time_ns\":null,"
 
 /* ---- records ------------------------------------------------------------- */
 
@@ -226,7 +231,14 @@ static void expect_full(char *want, size_t cap, bool json)
 			n += (size_t)snprintf(want + n, cap - n, ",");
 		if (json)
 			n += (size_t)snprintf(want + n, cap - n, "\"%s\":", c);
-		if (strcmp(c, "type") == 0)
+		if (strcmp(c, "run") == 0)
+			n += (size_t)snprintf(want + n, cap - n, json ? "\"%s\"" : "%s",
+					      "0123456789abcdef0123456789abcdef");
+		else if (strcmp(c, "seq") == 0)
+			n += (size_t)snprintf(want + n, cap - n, "18446744073709551615");
+		else if (strcmp(c, "time_ns") == 0)
+			n += (size_t)snprintf(want + n, cap - n, "1796204357547663123");
+		else if (strcmp(c, "type") == 0)
 			n += (size_t)snprintf(want + n, cap - n, json ? "\"pid\"" : "pid");
 		else if (strcmp(c, "comm") == 0)
 			n += (size_t)snprintf(want + n, cap - n, json ? "\"bash\"" : "bash");
@@ -271,8 +283,12 @@ static void test_full_record(void **state)
 	unsigned i;
 
 	(void)state;
-	assert_int_equal(sizeof(order) / sizeof(order[0]), NWANT - 5);
+	assert_int_equal(sizeof(order) / sizeof(order[0]), NWANT - 8);
 	rec_init(&r, REC_PID, 4001, "bash", 4);
+	memcpy(r.meta.run, "0123456789abcdef0123456789abcdef", REC_RUN_HEX);
+	r.meta.seq = UINT64_MAX;
+	r.meta.time_ns = 1796204357547663123ull;
+	r.meta.has = REC_META_RUN | REC_META_SEQ | REC_META_TIME;
 	rec_set(&r, F_TGID, 4000);
 	rec_set(&r, F_PID, 9999);	/* ac_pid: not the pid column of a pid record */
 	rec_set(&r, F_BTIME, 7);	/* btime64 wins */
@@ -303,14 +319,14 @@ static void test_absent_fields(void **state)
 	(void)state;
 	rec_init(&r, REC_PID, 42, "", 0);
 	fmt(FMT_CSV, &r);
-	strcpy(want, "pid,42");
-	for (i = 2; i < NWANT - 1; i++)
+	strcpy(want, CSV_NO_META "pid,42");
+	for (i = 5; i < NWANT - 1; i++)
 		strcat(want, ",");
 	strcat(want, ",16\n");
 	assert_string_equal(line, want);
 
 	fmt(FMT_JSONL, &r);
-	assert_non_null(strstr(line, "{\"type\":\"pid\",\"pid\":42,\"tgid\":null,"
+	assert_non_null(strstr(line, JSON_NO_META "\"type\":\"pid\",\"pid\":42,\"tgid\":null,"
 				     "\"ppid\":null,\"comm\":\"\",\"uid\":null,"));
 	assert_non_null(strstr(line, ",\"cancelled_write_bytes\":null,"
 				     "\"version\":16}\n"));
@@ -334,17 +350,18 @@ static void test_tgid_record_columns(void **state)
 	rec_set(&r, F_PID, 303);
 	rec_set(&r, F_TGID, 0);		/* its struct's own ac_tgid: not used */
 	fmt(FMT_CSV, &r);
-	assert_true(strncmp(line, "tgid,303,300,,grp,", 18) == 0);
+	assert_true(strncmp(line, CSV_NO_META "tgid,303,300,,grp,", 21) == 0);
 	assert_true(strcmp(line + strlen(line) - 3, ",0\n") == 0);
 	fmt(FMT_JSONL, &r);
-	assert_true(strncmp(line, "{\"type\":\"tgid\",\"pid\":303,\"tgid\":300,", 36) == 0);
+	assert_true(strncmp(line, JSON_NO_META "\"type\":\"tgid\",\"pid\":303,\"tgid\":300,",
+			    sizeof(JSON_NO_META) - 1 + 35) == 0);
 	assert_non_null(strstr(line, "\"version\":0}"));
 	fmt(FMT_TEXT, &r);
 	assert_true(strncmp(line, "tgid     303     300 ", 21) == 0);
 
 	rec_init(&r, REC_TGID, 300, "", 0);
 	fmt(FMT_CSV, &r);
-	assert_true(strncmp(line, "tgid,,300,", 10) == 0);
+	assert_true(strncmp(line, CSV_NO_META "tgid,,300,", 13) == 0);
 }
 
 static void test_btime_and_nice(void **state)
@@ -437,7 +454,7 @@ static void test_integer_conversion(void **state)
 	/* The id columns are 32-bit. */
 	rec_init(&r, REC_PID, UINT32_MAX, "", 0);
 	fmt(FMT_CSV, &r);
-	assert_true(strncmp(line, "pid,4294967295,", 15) == 0);
+	assert_true(strncmp(line, CSV_NO_META "pid,4294967295,", 18) == 0);
 }
 
 /* ---- hostile comm -------------------------------------------------------------- */
@@ -502,7 +519,7 @@ static const struct comm_case comm_cases[] = {
 
 static void check_comm_case(const struct comm_case *c)
 {
-	static const char csv_prefix[] = "pid,1,,,";
+	static const char csv_prefix[] = CSV_NO_META "pid,1,,,";
 	struct exit_record r;
 	char want[512];
 	size_t n;
@@ -583,6 +600,9 @@ static void test_worst_case_length(void **state)
 		rec_set(&r, (enum rec_field)f, UINT64_MAX);
 	rec_set(&r, F_NICE, 0x80);	/* "-128" */
 	r.version = UINT16_MAX;
+	memset(r.meta.run, 'f', REC_RUN_HEX);
+	r.meta.seq = r.meta.time_ns = UINT64_MAX;
+	r.meta.has = REC_META_RUN | REC_META_SEQ | REC_META_TIME;
 	for (i = 0; i < 3; i++) {
 		size_t n = fmt(all_formats[i], &r);
 
@@ -836,6 +856,81 @@ static void test_fields(void **state)
 			    "\"nice\":4}\n");
 }
 
+#define STARTS(s, lit) (strncmp((s), lit, sizeof(lit) - 1) == 0)
+
+/* run, seq, time_ns: first in CSV and JSON lines, written from the view's
+ * meta as from the record's, absent without it, chosen by --fields like
+ * any column, and not shown by the text format. */
+static void test_run_seq_time(void **state)
+{
+	static const char run[] = "00112233445566778899aabbccddeeff";
+	static char a[FORMAT_MAX_LINE], b[FORMAT_MAX_LINE];
+	struct rec_meta meta = { .seq = 5, .time_ns = 1796204357000000001ull,
+		.has = REC_META_RUN | REC_META_SEQ | REC_META_TIME };
+	struct format_cols c;
+	struct tsb_msg m;
+	struct exit_views v;
+	struct exit_record r;
+	char bad[64];
+	size_t len = tsb_exit_msg(&m, TS_KNOWN_VERSION, 4242, "x", 4240, TS_KNOWN_VERSION);
+	unsigned i, k;
+
+	(void)state;
+	memcpy(meta.run, run, REC_RUN_HEX);
+	assert_int_equal(record_view_nlmsg(m.b, len, &v), 0);
+	assert_int_equal(v.n, 2);
+	assert_null(v.rec[0].meta);
+	for (k = 0; k < v.n; k++)
+		v.rec[k].meta = &meta;
+	format_view(FMT_CSV, &v.rec[0], a, sizeof(a));
+	assert_true(STARTS(a, "00112233445566778899aabbccddeeff,5,"
+			    "1796204357000000001,pid,4242,"));
+	format_view(FMT_JSONL, &v.rec[1], a, sizeof(a));
+	assert_true(STARTS(a, "{\"run\":\"00112233445566778899aabbccddeeff\","
+			    "\"seq\":5,\"time_ns\":1796204357000000001,"
+			    "\"type\":\"tgid\","));
+	/* The text format has its own twelve columns: none of the three. */
+	format_view(FMT_TEXT, &v.rec[0], a, sizeof(a));
+	assert_null(strstr(a, run));
+	format_header(FMT_TEXT, b, sizeof(b));
+	assert_null(strstr(b, "seq"));
+	/* The record of a view carries its meta; both write the same. */
+	for (k = 0; k < v.n; k++) {
+		record_from_view(&v.rec[k], &r);
+		assert_int_equal(r.meta.seq, 5);
+		for (i = 0; i < 3; i++) {
+			format_view(all_formats[i], &v.rec[k], a, sizeof(a));
+			format_record(all_formats[i], &r, b, sizeof(b));
+			assert_string_equal(a, b);
+		}
+	}
+	/* Each known apart: a seq without a time. */
+	meta.has = REC_META_SEQ;
+	format_view(FMT_CSV, &v.rec[0], a, sizeof(a));
+	assert_true(STARTS(a, ",5,,pid,"));
+	format_view(FMT_JSONL, &v.rec[0], a, sizeof(a));
+	assert_true(STARTS(a, "{\"run\":null,\"seq\":5,\"time_ns\":null,"));
+	/* --fields: in any order, like any column. */
+	meta.has = REC_META_RUN | REC_META_SEQ | REC_META_TIME;
+	assert_int_equal(format_cols_parse("seq,pid,run,time_ns", &c, bad,
+					   sizeof(bad)), 0);
+	format_header_cols(FMT_CSV, &c, a, sizeof(a));
+	assert_string_equal(a, "seq,pid,run,time_ns\n");
+	format_view_cols(FMT_CSV, &c, &v.rec[0], a, sizeof(a));
+	assert_string_equal(a, "5,4242,00112233445566778899aabbccddeeff,"
+			    "1796204357000000001\n");
+	format_view_cols(FMT_JSONL, &c, &v.rec[0], a, sizeof(a));
+	assert_string_equal(a, "{\"seq\":5,\"pid\":4242,\"run\":"
+			    "\"00112233445566778899aabbccddeeff\",\"time_ns\":"
+			    "1796204357000000001}\n");
+	v.rec[0].meta = NULL;
+	format_view_cols(FMT_CSV, &c, &v.rec[0], a, sizeof(a));
+	assert_string_equal(a, ",4242,,\n");
+	format_view_cols(FMT_JSONL, &c, &v.rec[0], a, sizeof(a));
+	assert_string_equal(a, "{\"seq\":null,\"pid\":4242,\"run\":null,"
+			    "\"time_ns\":null}\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -856,6 +951,7 @@ int main(void)
 		cmocka_unit_test(test_view_matches_record),
 		cmocka_unit_test(test_zero_runs),
 		cmocka_unit_test(test_fields),
+		cmocka_unit_test(test_run_seq_time),
 	};
 	const struct CMUnitTest samples[] = {
 		cmocka_unit_test(test_write_samples),

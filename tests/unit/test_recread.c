@@ -50,6 +50,13 @@ static void same(const struct exit_record *a, const struct exit_record *b)
 	assert_int_equal(a->version, b->version);
 	assert_int_equal(a->comm_len, b->comm_len);
 	assert_memory_equal(a->comm, b->comm, a->comm_len);
+	assert_int_equal(a->meta.has, b->meta.has);
+	if (a->meta.has & REC_META_RUN)
+		assert_memory_equal(a->meta.run, b->meta.run, REC_RUN_HEX);
+	if (a->meta.has & REC_META_SEQ)
+		assert_int_equal(a->meta.seq, b->meta.seq);
+	if (a->meta.has & REC_META_TIME)
+		assert_int_equal(a->meta.time_ns, b->meta.time_ns);
 	for (unsigned f = 0; f < F__COUNT; f++) {
 		if (rec_has(a, (enum rec_field)f) != rec_has(b, (enum rec_field)f))
 			fail_msg("field %s: presence differs", record_field_name((enum rec_field)f));
@@ -83,6 +90,12 @@ static void roundtrip(enum out_format f)
 
 		make(&a, i % 2 ? REC_TGID : REC_PID, comms[i % NCOMMS].s,
 		     comms[i % NCOMMS].n, i + 1, i % 3 ? F__COUNT : 30 + i);
+		/* run, seq, time_ns: every mix of known and absent */
+		a.meta.has = (uint8_t)(i % 8);
+		memcpy(a.meta.run, "0123456789abcdef0123456789abcdef", REC_RUN_HEX);
+		a.meta.run[i % REC_RUN_HEX] = 'f';
+		a.meta.seq = i % 5 ? i + 1 : UINT64_MAX;
+		a.meta.time_ns = UINT64_MAX - i;
 		n = format_record(f, &a, line, sizeof(line));
 		assert_true(n > 0 && n < sizeof(line));
 		if (f == FMT_CSV)
@@ -393,6 +406,70 @@ static void test_want_fields(void **state)
 	assert_false(rec_has(&b, F_STIME));
 }
 
+/* run, seq and time_ns: a file without them (an older exitmon's) reads
+ * as before, none of them known and nothing unknown; a run id must be 32
+ * lowercase hex digits; a summary (recread_want_fields) skips them. */
+static void test_run_seq_time(void **state)
+{
+	static const char h[] = "run,seq,time_ns,type,pid";
+	static const char *const bad_csv[] = {
+		"0123456789ABCDEF0123456789abcdef,1,2,pid,3",	/* upper case */
+		"0123456789abcdef0123456789abcde,1,2,pid,3",	/* 31 digits */
+		"0123456789abcdef0123456789abcdefa,1,2,pid,3",	/* 33 */
+		"0123456789abcdef0123456789abcdeg,1,2,pid,3",
+		"0123456789abcdef0123456789abcdef,-1,2,pid,3",
+		"0123456789abcdef0123456789abcdef,1,18446744073709551616,pid,3",
+	};
+	static const enum rec_field want[] = { F_UTIME };
+	struct recread rr;
+	struct exit_record r;
+	char l[128];
+
+	(void)state;
+	recread_init(&rr);
+	assert_int_equal(recread_csv_header(&rr, "type,pid,utime_us", 17), 0);
+	assert_int_equal(rr.unknown, 0);
+	assert_int_equal(recread_csv(&rr, "pid,3,4", 7, &r), 0);
+	assert_int_equal(r.meta.has, 0);
+	snprintf(l, sizeof(l), "{\"type\":\"pid\",\"pid\":3}");
+	assert_int_equal(recread_json(&rr, l, strlen(l), &r), 0);
+	assert_int_equal(r.meta.has, 0);
+	assert_int_equal(rr.unknown, 0);
+
+	recread_init(&rr);
+	assert_int_equal(recread_csv_header(&rr, h, strlen(h)), 0);
+	snprintf(l, sizeof(l), "0123456789abcdef0123456789abcdef,1,2,pid,3");
+	assert_int_equal(recread_csv(&rr, l, strlen(l), &r), 0);
+	assert_int_equal(r.meta.has, REC_META_RUN | REC_META_SEQ | REC_META_TIME);
+	assert_int_equal(r.meta.seq, 1);
+	assert_int_equal(r.meta.time_ns, 2);
+	assert_int_equal(recread_csv(&rr, ",,,pid,3", 8, &r), 0);
+	assert_int_equal(r.meta.has, 0);
+	for (size_t i = 0; i < sizeof(bad_csv) / sizeof(bad_csv[0]); i++)
+		if (recread_csv(&rr, bad_csv[i], strlen(bad_csv[i]), &r) != -EBADMSG)
+			fail_msg("accepted: %s", bad_csv[i]);
+	snprintf(l, sizeof(l), "{\"run\":\"0123456789abcdef0123456789abcdef\","
+		 "\"seq\":9,\"type\":\"pid\",\"pid\":3}");
+	assert_int_equal(recread_json(&rr, l, strlen(l), &r), 0);
+	assert_int_equal(r.meta.has, REC_META_RUN | REC_META_SEQ);
+	assert_int_equal(r.meta.seq, 9);
+	snprintf(l, sizeof(l), "{\"run\":\"\",\"type\":\"pid\",\"pid\":3}");
+	assert_int_equal(recread_json(&rr, l, strlen(l), &r), -EBADMSG);
+	snprintf(l, sizeof(l), "{\"run\":12,\"type\":\"pid\",\"pid\":3}");
+	assert_int_equal(recread_json(&rr, l, strlen(l), &r), -EBADMSG);
+	snprintf(l, sizeof(l), "{\"seq\":\"1\",\"type\":\"pid\",\"pid\":3}");
+	assert_int_equal(recread_json(&rr, l, strlen(l), &r), -EBADMSG);
+
+	/* A summary does not decode them. */
+	recread_init(&rr);
+	recread_want_fields(&rr, want, 1);
+	assert_int_equal(recread_csv_header(&rr, h, strlen(h)), 0);
+	snprintf(l, sizeof(l), "0123456789abcdef0123456789abcdef,1,2,pid,3");
+	assert_int_equal(recread_csv(&rr, l, strlen(l), &r), 0);
+	assert_int_equal(r.meta.has, 0);
+	assert_int_equal(r.id, 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -407,6 +484,7 @@ int main(void)
 		cmocka_unit_test(test_field_widths),
 		cmocka_unit_test(test_every_field_range),
 		cmocka_unit_test(test_want_fields),
+		cmocka_unit_test(test_run_seq_time),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
