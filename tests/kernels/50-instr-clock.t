@@ -78,7 +78,7 @@ done; done"
 # own timeout (600 s): one boot took 315 s beside tools/busy-load.sh and
 # two other helpers' guests (load 17 on 2 vCPUs), against 18-25 s alone.
 run() {
-	rm -rf "$T/$1"
+	rm -rf "${T:?}/$1"
 	"$KR" -q --kernel "${IMG[$1]}" --clock instructions --smp "$2" \
 		--out "$T/$1" -- sh -c "$GUEST" > "$T/$1.out" 2> "$T/$1.err"
 }
