@@ -358,6 +358,9 @@ static void delta_cell(struct sweep_table *t, const struct row *r, size_t f)
 
 	if (strcmp(r->unit, SWEEP_UNIT_INSTR) || isnan(d))
 		sweep_table_cell(t, "-");
+	else if (d == floor(d) && h == floor(h) && fabs(d) < 1e15)
+		/* whole counts (modes) as whole counts: -6, not -6.00 */
+		sweep_table_cell(t, "%+.0f ±%.0f%s", d, h, fabs(d) > h ? " " : "~");
 	else if (isnan(h))
 		sweep_table_cell(t, "%s%s", d < 0 ? "-" : "+",
 				 sweep_fmt_sig(a, sizeof(a), fabs(d), 3));
