@@ -221,9 +221,9 @@ static void figure(const struct sweep_config *cfg, const struct sweep_plan *plan
 	if (f->diff_ok)
 		f->diff = w.ci;
 	/* runs all equal are no evidence of a time (a tick that never fell),
-	 * but are the evidence of a count of instructions: exact repeats */
+	 * but are the evidence of an exact count: repeats that agree */
 	f->significant = f->ok && stats_significant(&f->ci) &&
-			 ((sweep_metrics_instr() && sweep_metrics_instr_scale(m) > 0) ||
+			 (sweep_metrics_exact(m) ||
 			  (!sweep_analyze_constant(xa, na) && !sweep_analyze_constant(xb, nb)));
 	if (m == M_USER || m == M_SYS) {
 		cell_ticks(sa, m, &ta, &pa);

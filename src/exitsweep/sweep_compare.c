@@ -210,14 +210,14 @@ static char *format_value(struct json_object *it)
 	char buf[96], a[32], b[32];
 
 	/* a zero-width interval is no evidence of a time, whatever the file
-	 * says; of a count of instructions it is: repeats that agree */
-	bool exact = !strcmp(unit, SWEEP_UNIT_INSTR);
+	 * says; of an exact count of instructions it is: repeats that agree */
+	bool exact = sweep_metrics_exact_name(sget(it, "metric"));
 
 	if (bget(it, "excluded") == 1)
 		snprintf(buf, sizeof(buf), "excluded*");
 	else if (!strcmp(unit, "%"))
 		sweep_fmt_pct_ci(buf, sizeof(buf), v, (hi - lo) / 2, !isnan(v) && !isnan(lo),
-			   sig == 1 && hi > lo);
+			   sig == 1 && (hi > lo || exact));
 	else if (cost)
 		sweep_fmt_diff(buf, sizeof(buf), v, (hi - lo) / 2, !isnan(v) && !isnan(lo),
 			       sig == 1 && (hi > lo || exact));

@@ -131,6 +131,20 @@ void sweep_metrics_to_instr(double *v)
 	}
 }
 
+bool sweep_metrics_exact(enum sweep_metric m)
+{
+	return sweep_metrics_instr() && m == M_TS_NS_PER_EXIT;
+}
+
+bool sweep_metrics_exact_name(const char *name)
+{
+	const struct metric_desc *ts = &time_metrics[M_TS_NS_PER_EXIT];
+	char b[48];
+
+	return sweep_metrics_instr_name(ts->name, ts->unit, b, sizeof(b)) == 0 &&
+	       !strcmp(name, b);
+}
+
 double sweep_metrics_seconds(enum sweep_metric m, double v)
 {
 	double per = sweep_metrics_instr_scale(m);

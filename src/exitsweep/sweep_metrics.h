@@ -48,6 +48,13 @@ int sweep_metrics_instr_name(const char *name, const char *unit, char *buf,
 /* A run's values, measured in their own units, as counts of
  * instructions: only on the instruction clock. */
 void sweep_metrics_to_instr(double *v);
+/* Whether metric m's runs repeat exactly, so that runs that agree are
+ * evidence rather than a tick that never fell: taskstats_exit's figure on
+ * the instruction clock (exitprobe's mode).  User and sys stay
+ * tick-sampled there, and a whole exit's CPU varies from run to run. */
+bool sweep_metrics_exact(enum sweep_metric m);
+/* The same for a metric named in a result file (its instr name). */
+bool sweep_metrics_exact_name(const char *name);
 /* Metric m's value v (as the table in force has it) in seconds of the
  * machine's clock, which the kernel tick divides: on the instruction
  * clock an instruction is one ns of it.  v itself for no time. */

@@ -111,12 +111,31 @@ static void test_scale(void **state)
 	sweep_metrics_set_clock(false);
 }
 
+/* Only taskstats_exit's figure on the instruction clock repeats exactly
+ * (exitprobe's mode): user and sys stay tick-sampled there. */
+static void test_exact(void **state)
+{
+	(void)state;
+	sweep_metrics_set_clock(false);
+	assert_false(sweep_metrics_exact(M_TS_NS_PER_EXIT));
+	sweep_metrics_set_clock(true);
+	assert_true(sweep_metrics_exact(M_TS_NS_PER_EXIT));
+	assert_false(sweep_metrics_exact(M_USER));
+	assert_false(sweep_metrics_exact(M_CPU_US_PER_EXIT));
+	sweep_metrics_set_clock(false);
+	/* a file's metric, whatever this process's clock */
+	assert_true(sweep_metrics_exact_name("ts_instr_per_exit"));
+	assert_false(sweep_metrics_exact_name("ts_ns_per_exit"));
+	assert_false(sweep_metrics_exact_name("user_instr"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_instr_name),
 		cmocka_unit_test(test_tables),
 		cmocka_unit_test(test_scale),
+		cmocka_unit_test(test_exact),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
