@@ -170,8 +170,16 @@ void sweep_probe_describe(const struct kvmap *kv, char *buf, size_t len)
 	const char *m = kv_map_get(kv, PROBE_KEY_METHOD);
 	const char *p = kv_map_get(kv, PROBE_KEY_PERIOD_US);
 	const char *why = kv_map_get(kv, PROBE_KEY_METHOD_WHY);
+	char period[64] = "";
+	double us;
 
-	snprintf(buf, len, "%s%s%s%s%s%s", m ? m : "unknown method",
-		 p ? ", period " : "", p ? p : "", p ? " us" : "",
+	/* period_us is in thousands of the summary's unit: under the
+	 * instruction clock a count of instructions, never a time */
+	if (p && !strcmp(sweep_probe_unit(kv), "instr") &&
+	    kv_map_double(kv, PROBE_KEY_PERIOD_US, &us) == 0)
+		snprintf(period, sizeof(period), ", period %.0f instr", us * 1000);
+	else if (p)
+		snprintf(period, sizeof(period), ", period %s us", p);
+	snprintf(buf, len, "%s%s%s%s", m ? m : "unknown method", period,
 		 why && *why ? ": " : "", why && *why ? why : "");
 }

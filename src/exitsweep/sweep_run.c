@@ -305,8 +305,9 @@ static void unit_mismatch(const char *probe_unit, char *err, size_t errlen)
 {
 	if (sweep_metrics_instr())
 		snprintf(err, errlen, "exitprobe gives its figures in %s, but the clock "
-			 "counts instructions (EXITMON_CLOCK=instructions): use the "
-			 "exitprobe built with this exitsweep", probe_unit);
+			 "counts instructions (EXITMON_CLOCK=instructions): give exitprobe "
+			 "the same environment, and use the one built with this "
+			 "exitsweep", probe_unit);
 	else
 		snprintf(err, errlen, "exitprobe gives its figures in %s, but exitsweep "
 			 "runs on the ordinary clock (no EXITMON_CLOCK=instructions): run "

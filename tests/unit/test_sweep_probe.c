@@ -121,6 +121,7 @@ static void test_probe_unit(void **state)
 {
 	struct kvmap kv = { 0 };
 	double v[M_COUNT];
+	char d[128];
 
 	(void)state;
 	nan_all(v);
@@ -140,6 +141,13 @@ static void test_probe_unit(void **state)
 	assert_true(isnan(v[M_TS_NS_PER_EXIT]));
 	assert_int_equal(sweep_probe_apply(&kv, "instr", v), 0);
 	assert_true(fabs(v[M_TS_NS_PER_EXIT] - 300) < 1e-9);
+	kv_map_free(&kv);
+
+	/* the sampling period, in thousands of the unit: instructions */
+	assert_int_equal(kv_map_parse("method=sample\nunit=instr\nperiod_us=100\n"
+				      "method_reason=requested\n", &kv), 0);
+	sweep_probe_describe(&kv, d, sizeof(d));
+	assert_string_equal(d, "sample, period 100000 instr: requested");
 	kv_map_free(&kv);
 }
 
