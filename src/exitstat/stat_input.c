@@ -106,6 +106,13 @@ static int read_pcap(struct linein *l, const char *path, in_record_fn fn,
 			s.malformed++;
 	}
 	pcap_notes(path, &s);
+	if (capture_read_damage(cr)->spans) {
+		char say[256];
+
+		log_warn("%s: %s", path, capture_damage_say(capture_read_damage(cr),
+							    say, sizeof(say)));
+		n->incomplete++;	/* exit status 3: the answer is short */
+	}
 	if (l->err) {
 		stream_note(path, l->err, n->records - before);
 		n->incomplete++;

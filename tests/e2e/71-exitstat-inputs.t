@@ -196,7 +196,9 @@ mid = len(pkts) // 2
 def w(name, data): open(name, 'wb').write(data)
 big = struct.pack('<IIII', 1, 0, 70000, 70000) + b'\xab' * 70000
 empty = struct.pack('<IIII', 1, 0, 0, 0)
-w('oversize.pcap', hdr + b''.join(pkts[:mid]) + big + b''.join(pkts[mid:]))
+# tcpdump's snaplen (262144): a packet of 70000 bytes can be in the file.
+snap256k = hdr[:16] + struct.pack('<I', 262144) + hdr[20:]
+w('oversize.pcap', snap256k + b''.join(pkts[:mid]) + big + b''.join(pkts[mid:]))
 w('empty.pcap', hdr + b''.join(pkts[:mid]) + empty + b''.join(pkts[mid:]))
 w('ns.pcap', struct.pack('<I', 0xa1b23c4d) + b[4:])
 be = struct.pack('>IHHiIII', *struct.unpack('<IHHiIII', hdr))
@@ -204,6 +206,21 @@ w('be.pcap', be + b[24:])
 w('short.pcap', b[:10])
 w('eth.pcap', hdr[:20] + struct.pack('<I', 1) + b[24:])
 w('ng.pcap', bytes.fromhex('0a0d0d0a1c0000004d3c2b1a01000000ffffffffffffffff1c000000'))
+# Record headers that lie about their length (issue 34, item 2): above the
+# file's snaplen (65535), above the packet's original length, running past
+# the end of the file; a few garbage bytes between two packets; and the
+# last packet cut short, which is no damage.
+def lie(p, incl, orig):
+    return p[:8] + struct.pack('<II', incl, orig) + p[16:]
+at = 24 + sum(len(p) for p in pkts[:mid])
+open('lie.at', 'w').write('%d\n' % at)
+rest = b''.join(pkts[mid + 1:])
+w('lie-snaplen.pcap', hdr + b''.join(pkts[:mid]) + lie(pkts[mid], 70000, 70000) + rest)
+w('lie-orig.pcap', hdr + b''.join(pkts[:mid]) + lie(pkts[mid], len(pkts[mid]) - 8, len(pkts[mid]) - 16) + rest)
+w('lie-end.pcap', hdr + b''.join(pkts[:mid]) + lie(pkts[mid], 60000, 60000) + rest)
+w('lie-first.pcap', hdr + lie(pkts[0], 70000, 70000) + b''.join(pkts[1:]))
+w('junk.pcap', hdr + b''.join(pkts[:mid]) + b'\x01\x02garbage' + b''.join(pkts[mid:]))
+w('cutlast.pcap', b[:-30])
 PY
 "$EXITSTAT" -f csv oversize.pcap >over.sum 2>over.err; rc=$?
 check "an oversize packet: skipped and said, exit 0, every record read" \
@@ -215,6 +232,31 @@ check "an oversize packet: exitmon --replay reads as many records" \
 "$EXITMON" --replay empty.pcap -f csv -o /dev/null 2>empty.mon
 check "an empty packet: one malformed message in both readers" \
 	eval '[ $rc -eq 0 ] && grep -q "empty.pcap: 1 malformed messages skipped" empty.err && grep -q " 1 malformed" empty.mon && cmp -s base.sum empty.sum'
+at=$(cat lie.at)
+for f in "lie-snaplen:its length is above the file's snaplen:33:$at:612" \
+	 "lie-orig:its captured length is above the packet's original length:33:$at:612" \
+	 "lie-end:its length runs past the end over the packets after it:33:$at:612" \
+	 "lie-first:its length is above the file's snaplen:33:24:612" \
+	 "junk:its length is above the file's snaplen:34:$at:9"; do
+	IFS=: read -r name why recs off bytes <<<"$f"
+	"$EXITSTAT" -f csv $name.pcap >lie.sum 2>lie.err; rc=$?
+	check "$name.pcap: exit 3 (got $rc), $recs records: only the lying packet lost" \
+		sh -c "[ $rc -eq 3 ] && grep -q '^exitstat: $recs records read' lie.err"
+	check "$name.pcap: one line, the place and the cause, what was skipped" \
+		eval '[ "$(grep -c damaged lie.err)" -eq 1 ] && grep -q "^exitstat: $name.pcap: damaged: the record header at byte $off does not hold ($why); $bytes bytes passed over in 1 place to the next whole packet" lie.err && ! grep -q "cut short" lie.err'
+	rm -f lie.csv; "$EXITMON" --replay $name.pcap -f csv -o lie.csv 2>lie.mon; rc=$?
+	check "$name.pcap: exitmon --replay exit 9 (got $rc), the same $recs records, the same line" \
+		eval '[ $rc -eq 9 ] && grep -q "done: $recs records" lie.mon && [ "$(($(n_rows lie.csv) - 1))" -eq $recs ] &&
+		      grep -q "^exitmon: capture $name.pcap: damaged: the record header at byte $off does not hold ($why)" lie.mon'
+done
+gzip -c lie-end.pcap | "$EXITSTAT" -f csv - >/dev/null 2>liegz.err; rc=$?
+check "a lying header in a gzip'd pcap on standard input: exit 3 (got $rc), 33 records" \
+	sh -c "[ $rc -eq 3 ] && grep -q '^exitstat: 33 records read' liegz.err && grep -q '^exitstat: -: damaged: the record header at byte $at' liegz.err"
+"$EXITSTAT" -f csv cutlast.pcap >/dev/null 2>cutlast.err; rc=$?
+"$EXITMON" --replay cutlast.pcap -o /dev/null 2>cutlast.mon; rc2=$?
+check "the last packet cut short: still 'cut short', exit 0 in both (got $rc, $rc2), 33 records" \
+	sh -c "[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && grep -q 'cut short' cutlast.err && grep -q '^exitstat: 33 records read' cutlast.err &&
+	       ! grep -q damaged cutlast.err cutlast.mon && grep -q 'ends in a partial packet' cutlast.mon"
 "$EXITSTAT" -f csv ns.pcap >ns.sum 2>/dev/null
 check "a nanosecond pcap: read like a microsecond one" cmp -s base.sum ns.sum
 for f in "be.pcap:a big-endian pcap" "short.pcap:a pcap cut short inside its 24-byte file header" \
