@@ -31,6 +31,26 @@ static void stream_note(const char *path, int err, uint64_t records)
 			"is not read", path, k, strerror(-err));
 }
 
+/* Gzip damage passed over to the next member (linein.c): where the first
+ * was, how much was skipped; the file counts as incomplete (status 3). */
+static void gz_damage_note(const char *path, const struct linein *l,
+			   struct in_counts *n)
+{
+	unsigned long long k = (unsigned long long)l->gz_damaged;
+
+	if (!k)
+		return;
+	log_warn("%s: %s at byte %llu of the file%s: %llu bytes passed over in "
+		"%llu place%s to the next gzip member, the members after read "
+		"(lines cut by the damage are counted malformed)", path,
+		l->gz_damage_err == -EILSEQ ? "bytes that are no gzip member" :
+		l->gz_damage_err == -ENODATA ? "a gzip member cut short" :
+		"a damaged gzip member",
+		(unsigned long long)l->gz_damage_at, k > 1 ? ", and more" : "",
+		(unsigned long long)l->gz_skipped, k, k == 1 ? "" : "s");
+	n->incomplete++;
+}
+
 /* ---- pcap through capture.c, over the same stream ------------------------ */
 
 /* The pcap reader takes over the stream after the bytes already peeked. */
@@ -91,6 +111,7 @@ static int read_pcap(struct linein *l, const char *path, in_record_fn fn,
 	FILE *f;
 	int r;
 
+	l->raw = true;	/* a pcap resynchronises itself past a gap */
 	f = fopencookie(l, "r", io);
 	if (!f)
 		return -errno;
@@ -113,6 +134,7 @@ static int read_pcap(struct linein *l, const char *path, in_record_fn fn,
 							    say, sizeof(say)));
 		n->incomplete++;	/* exit status 3: the answer is short */
 	}
+	gz_damage_note(path, l, n);
 	if (l->err) {
 		stream_note(path, l->err, n->records - before);
 		n->incomplete++;
@@ -358,6 +380,7 @@ static int read_text(struct linein *l, const char *path, bool json,
 	}
 	l->on_long = NULL;
 	text_notes(path, &s, json);
+	gz_damage_note(path, l, n);
 	if (k < 0) {
 		stream_note(path, k, n->records - before);
 		n->incomplete++;

@@ -162,6 +162,51 @@ gzip -c big.csv >short4.csv.gz; truncate -s -4 short4.csv.gz
 "$EXITSTAT" -f csv short4.csv.gz >/dev/null 2>short4.err; rc=$?
 check "gzip without its last 4 bytes: exit 3, said so, every row read" \
 	eval '[ $rc -eq 3 ] && grep -q "short4.csv.gz: the gzip data ends early after 3000 records" short4.err'
+# Damage in one gzip member costs no later one (issue 34, item 3): three
+# members of 1,000 rows (logrotate's and cat's), the middle one damaged,
+# cut in half, or after garbage bytes: the first and last members read
+# whole, one line with the place, exit 3; zero padding after the last
+# member (gzip -t takes it) is no damage; the same for a gzip'd capture.
+python3 - "$D/real-v16.csv" "$D/real-v16.pcap" <<'PY'
+import gzip, sys
+head, *rows = open(sys.argv[1], 'rb').read().splitlines(keepends=True)
+def many(n, k=0): return b''.join(rows[(i + k) % len(rows)] for i in range(n))
+def gz(d): return gzip.compress(d, 9, mtime=0)
+def w(name, data): open(name, 'wb').write(data)
+m1, m2, m3 = gz(head + many(1000)), gz(many(1000, 3)), gz(many(1000, 7))
+open('m1.at', 'w').write('%d\n' % len(m1))
+d2 = bytearray(m2)
+for i in range(len(d2) // 2, len(d2) // 2 + 16): d2[i] ^= 0xff
+w('mdmg.csv.gz', m1 + bytes(d2) + m3)
+w('mcut.csv.gz', m1 + m2[:len(m2) // 2] + m3)
+w('mjunk.csv.gz', m1 + b'junk bytes\n' + m2 + m3)
+w('mpad.csv.gz', m1 + m2 + m3 + bytes(4096))
+w('m3.csv', many(1000, 7))
+p = open(sys.argv[2], 'rb').read()
+a, c = len(p) // 3, 2 * len(p) // 3
+pm2 = gz(p[a:c])
+w('mcut.pcap.gz', gz(p[:a]) + pm2[:len(pm2) // 2] + gz(p[c:]))
+PY
+m1=$(cat m1.at)
+for f in "mdmg:a damaged gzip member at byte $m1 of the file" \
+	 "mcut:a damaged gzip member at byte $m1 of the file" \
+	 "mjunk:bytes that are no gzip member at byte $m1 of the file: 11 bytes"; do
+	"$EXITSTAT" -f csv "${f%%:*}.csv.gz" >mem.sum 2>mem.err; rc=$?
+	n=$(sed -n 's/^exitstat: \([0-9]*\) records read.*/\1/p' mem.err)
+	check "${f%%:*}.csv.gz: exit 3 (got $rc), at least the 2,000 rows of the good members read (got $n)" \
+		sh -c "[ $rc -eq 3 ] && [ '$n' -ge 2000 ]"
+	check "${f%%:*}.csv.gz: one line: ${f#*:}" \
+		eval '[ "$(grep -c "gzip member" mem.err)" -eq 1 ] && grep -q "^exitstat: ${f%%:*}.csv.gz: ${f#*:}.* passed over in 1 place to the next gzip member" mem.err'
+done
+"$EXITSTAT" -f csv mjunk.csv.gz >/dev/null 2>mem.err
+check "garbage between members: all 3,000 rows read" grep -q "^exitstat: 3000 records read" mem.err
+"$EXITSTAT" -f csv mpad.csv.gz >/dev/null 2>mem.err; rc=$?
+check "zero padding after the last member: exit 0 (got $rc), 3,000 rows, no damage said" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^exitstat: 3000 records read' mem.err && [ \$(wc -l <mem.err) -eq 1 ]"
+"$EXITSTAT" -f csv mcut.pcap.gz >/dev/null 2>mem.err; rc=$?
+n=$(sed -n 's/^exitstat: \([0-9]*\) records read.*/\1/p' mem.err)
+check "a gzip'd capture with its middle member cut: exit 3 (got $rc), the last third's packets read (got $n records)" \
+	sh -c "[ $rc -eq 3 ] && [ '$n' -ge 20 ] && grep -q 'mcut.pcap.gz: a damaged gzip member' mem.err"
 mkdir adir
 "$EXITSTAT" adir >/dev/null 2>dir.err; rc=$?
 check "a directory: exit 1, 'Is a directory'" \
