@@ -241,7 +241,7 @@ void capture_close(struct capture_writer *w)
  * any place a search has reached (up to SEARCH_SLIDE bytes on): a record
  * is judged by what follows it. */
 #define SEARCH_SLIDE (SNAPLEN_MAX + 64)
-#define WIN_CAP (SEARCH_SLIDE + SNAPLEN_MAX + 4 * REC_HDR)
+#define WIN_CAP (SEARCH_SLIDE + SNAPLEN_MAX + 4 * REC_HDR + 8)
 #define READ_CHUNK (64u * 1024)	/* at least this much per read (a pipe: no more waited for) */
 /* A record found by resynchronising is timed within a day before the
  * last good one or a year after it (a capture appended to later); else
@@ -263,6 +263,10 @@ struct capture_reader {
 	bool have_ts;
 	uint32_t last_sec;	/* of the last record read with a sane time */
 	struct capture_damage dmg;
+	/* A packet not 4-byte aligned in the window (after a length that is
+	 * not a multiple of 4, or damage) is handed out from here: netlink
+	 * headers are read in place. */
+	unsigned char pkt[CAPTURE_SNAPLEN];
 };
 
 /* Make n bytes from pos available if the stream has them (n is at most
@@ -271,11 +275,15 @@ static size_t have(struct capture_reader *r, size_t n)
 {
 	if (r->end - r->pos >= n || r->eof)
 		return r->end - r->pos;
-	if (r->pos + n > WIN_CAP) {	/* slide the unread bytes to the front */
-		memmove(r->win, r->win + r->pos, r->end - r->pos);
-		r->base += r->pos;
-		r->end -= r->pos;
-		r->pos = 0;
+	if (r->pos + n > WIN_CAP) {
+		/* Slide the unread bytes to the front, as aligned as they
+		 * were: a packet is handed out where it lies when aligned. */
+		size_t to = r->pos & 7;
+
+		memmove(r->win + to, r->win + r->pos, r->end - r->pos);
+		r->base += r->pos - to;
+		r->end -= r->pos - to;
+		r->pos = to;
 	}
 	while (r->end - r->pos < n && r->end < WIN_CAP && !r->eof) {
 		size_t want = r->pos + n - r->end, got;
@@ -535,6 +543,8 @@ int capture_read_next(struct capture_reader *r, const void **msg, size_t *len)
 		}
 		*msg = r->win + r->pos + REC_HDR;
 		*len = h.incl_len;
+		if (((uintptr_t)*msg & 3) && h.incl_len <= CAPTURE_SNAPLEN)
+			*msg = memcpy(r->pkt, *msg, h.incl_len);
 		r->pos += whole;
 		if (h.incl_len == 0)
 			return -ENOMSG;		/* no message at all: malformed */

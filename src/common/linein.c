@@ -167,6 +167,8 @@ static int member_damaged(struct linein *l, int why)
 
 	if (l->mstart >= l->in_off)
 		from = l->inb + (l->mstart - l->in_off) + 1;
+	if (from > l->z.next_in + l->z.avail_in)	/* inflate took nothing */
+		from = l->z.next_in + l->z.avail_in;
 	if ((r = find_member(l, from)) != 0)
 		return r < 0 ? r : why;
 	r = passed_over(l, l->mstart, why);
