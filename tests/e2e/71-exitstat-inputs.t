@@ -302,6 +302,59 @@ check "a lying header in a gzip'd pcap on standard input: exit 3 (got $rc), 33 r
 check "the last packet cut short: still 'cut short', exit 0 in both (got $rc, $rc2), 33 records" \
 	sh -c "[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && grep -q 'cut short' cutlast.err && grep -q '^exitstat: 33 records read' cutlast.err &&
 	       ! grep -q damaged cutlast.err cutlast.mon && grep -q 'ends in a partial packet' cutlast.mon"
+# Diagnostics named for what they are (issue 34, item 21): bytes after a
+# good message inside a packet are not a malformed message; another
+# generic netlink command's or family's message is not an exit record
+# (nor malformed, nor silently dropped); a captured length above the
+# original one is a damaged header (lie-orig.pcap above).
+python3 - "$D/real-v16.pcap" <<'PY'
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+hdr, pkts, off = b[:24], [], 24
+while off < len(b):
+    n = struct.unpack_from('<I', b, off + 8)[0]
+    pkts.append(bytearray(b[off:off + 16 + n])); off += 16 + n
+def w(name, ps): open(name, 'wb').write(hdr + b''.join(bytes(p) for p in ps))
+# a single-message packet (a process exit: its pid record only) mid-file
+k = next(i for i in range(len(pkts) // 2, len(pkts)) if len(pkts[i]) < 700)
+t = [bytearray(p) for p in pkts]
+t[k][8:16] = struct.pack('<II', len(t[k]) - 16 + 20, len(t[k]) - 16 + 20)
+t[k] += b'twenty trailing byte'
+w('trailing.pcap', t)
+c = [bytearray(p) for p in pkts]; c[k][16 + 16] = 1	# TASKSTATS_CMD_GET
+w('othercmd.pcap', c)
+# another family's message: another type, and attributes that are not
+# taskstats' (its first one's type changed); the same attributes under
+# the taskstats type are a malformed message
+f = [bytearray(p) for p in pkts]; f[k][16 + 16 + 4 + 2] = 0x63
+w('badattr.pcap', f)
+f[k][16 + 4:16 + 6] = struct.pack('<H', 0x1234)
+w('otherfam.pcap', f)
+PY
+"$EXITSTAT" -f csv trailing.pcap >trail.sum 2>trail.err; rc=$?
+check "bytes after a good message in a packet: exit 0 (got $rc), all 34 records, nothing malformed, the bytes named" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^exitstat: 34 records read' trail.err && ! grep -q malformed trail.err &&
+	       grep -q 'trailing.pcap: 1 packets with bytes after their last whole message' trail.err && cmp -s base.sum trail.sum"
+"$EXITMON" --replay trailing.pcap -o /dev/null --summary trail.kv 2>trail.mon; rc=$?
+k=$(kv trail.kv trailing)
+check "... exitmon --replay: exit 0 (got $rc), 34 records, 0 malformed, trailing=1 (got $k), said" \
+	sh -c "[ $rc -eq 0 ] && grep -q 'done: 34 records' trail.mon && grep -q ' 0 malformed' trail.mon &&
+	       [ '$k' = 1 ] && grep -q '1 datagrams had bytes after their last whole message' trail.mon"
+for f in othercmd otherfam; do
+	"$EXITSTAT" -f csv $f.pcap >other.sum 2>other.err; rc=$?
+	check "$f.pcap: exit 0 (got $rc), 33 records, nothing malformed, one message that is no exit record named" \
+		sh -c "[ $rc -eq 0 ] && grep -q '^exitstat: 33 records read' other.err && ! grep -q malformed other.err &&
+		       grep -q '$f.pcap: 1 messages that are not exit records (another generic netlink command or family' other.err"
+	"$EXITMON" --replay $f.pcap -o /dev/null --summary other.kv 2>other.mon; rc=$?
+	k=$(kv other.kv other)
+	check "... exitmon --replay: exit 0 (got $rc), 33 records, 0 malformed, other=1 (got $k), said" \
+		sh -c "[ $rc -eq 0 ] && grep -q 'done: 33 records' other.mon && grep -q ' 0 malformed' other.mon &&
+		       [ '$k' = 1 ] && grep -q '1 messages were not exit records' other.mon"
+done
+"$EXITSTAT" -f csv badattr.pcap >/dev/null 2>other.err; rc=$?
+check "... the same message under the taskstats type: 1 malformed, not another family's" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^exitstat: 33 records read' other.err && grep -q 'badattr.pcap: 1 malformed messages' other.err &&
+	       ! grep -q 'not exit records' other.err"
 "$EXITSTAT" -f csv ns.pcap >ns.sum 2>/dev/null
 check "a nanosecond pcap: read like a microsecond one" cmp -s base.sum ns.sum
 for f in "be.pcap:a big-endian pcap" "short.pcap:a pcap cut short inside its 24-byte file header" \
