@@ -242,7 +242,9 @@ void capture_close(struct capture_writer *w)
  * is judged by what follows it. */
 #define SEARCH_SLIDE (SNAPLEN_MAX + 64)
 #define WIN_CAP (SEARCH_SLIDE + SNAPLEN_MAX + 4 * REC_HDR + 8)
-#define READ_CHUNK (64u * 1024)	/* at least this much per read (a pipe: no more waited for) */
+/* Read at least this much at a time: fread waits for all of it or the
+ * end, so a pipe's packets come in steps of this size. */
+#define READ_CHUNK (64u * 1024)
 /* A record found by resynchronising is timed within a day before the
  * last good one or a year after it (a capture appended to later); else
  * the header after it must be sane too. */
@@ -503,6 +505,24 @@ static bool empty_frames(struct capture_reader *r, const struct pcap_rec_hdr *h)
 	return have(r, REC_HDR + 1) == REC_HDR || plausible_at(r, REC_HDR);
 }
 
+/* Another pcap's file header where a record begins (captures joined by
+ * cat): its settings from here on; true when it was one. */
+static bool file_header(struct capture_reader *r)
+{
+	struct pcap_file_hdr h;
+
+	if (have(r, sizeof(h)) < sizeof(h))
+		return false;
+	memcpy(&h, r->win + r->pos, sizeof(h));
+	if ((h.magic != PCAP_MAGIC && h.magic != PCAP_MAGIC_NS) ||
+	    h.linktype != CAPTURE_LINKTYPE_NETLINK)
+		return false;
+	r->snaplen = h.snaplen && h.snaplen <= SNAPLEN_MAX ? h.snaplen : SNAPLEN_MAX;
+	r->frac_max = h.magic == PCAP_MAGIC_NS ? 1000000000u : 1000000u;
+	r->pos += sizeof(h);
+	return true;
+}
+
 int capture_read_next(struct capture_reader *r, const void **msg, size_t *len)
 {
 	for (;;) {
@@ -517,6 +537,10 @@ int capture_read_next(struct capture_reader *r, const void **msg, size_t *len)
 			return -EBADMSG;	/* cut short inside its header */
 		}
 		h = hdr_at(r, 0);
+		/* A record's time is never a pcap's magic (it is in 2055). */
+		if ((h.ts_sec == PCAP_MAGIC || h.ts_sec == PCAP_MAGIC_NS) &&
+		    file_header(r))
+			continue;
 		if ((lie = lengths_lie(r, &h))) {
 			resync(r, 1, lie);
 			continue;

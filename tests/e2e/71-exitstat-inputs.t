@@ -297,6 +297,12 @@ done
 gzip -c lie-end.pcap | "$EXITSTAT" -f csv - >/dev/null 2>liegz.err; rc=$?
 check "a lying header in a gzip'd pcap on standard input: exit 3 (got $rc), 33 records" \
 	sh -c "[ $rc -eq 3 ] && grep -q '^exitstat: 33 records read' liegz.err && grep -q '^exitstat: -: damaged: the record header at byte $at' liegz.err"
+cat "$D/real-v16.pcap" "$D/real-6.1.176-v13.pcap" > joined.pcap
+"$EXITSTAT" -f csv joined.pcap >/dev/null 2>joined.err; rc=$?
+"$EXITMON" --replay joined.pcap -o /dev/null 2>joined.mon; rc2=$?
+check "two captures joined by cat: exit 0 in both (got $rc, $rc2), 68 records, no damage" \
+	sh -c "[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && grep -q '^exitstat: 68 records read' joined.err &&
+	       grep -q 'done: 68 records' joined.mon && ! grep -q damaged joined.err joined.mon"
 "$EXITSTAT" -f csv cutlast.pcap >/dev/null 2>cutlast.err; rc=$?
 "$EXITMON" --replay cutlast.pcap -o /dev/null 2>cutlast.mon; rc2=$?
 check "the last packet cut short: still 'cut short', exit 0 in both (got $rc, $rc2), 33 records" \

@@ -394,6 +394,28 @@ static void test_cut_last_and_trailing(void **state)
 	assert_int_equal(d.spans, 0);
 }
 
+/* Two captures joined by cat: the second file header is a boundary, not
+ * damage. */
+static void test_joined_captures(void **state)
+{
+	static const unsigned want[] = { 1, 2, 3 };
+	struct pcap_file f, g;
+	struct capture_damage d;
+	unsigned ids[16], n;
+
+	(void)state;
+	file_start(&f, 65535);
+	put_rec(&f, 1, 400, 0, 0);
+	put_rec(&f, 2, 400, 0, 0);
+	file_start(&g, 65535);
+	put_rec(&g, 3, 400, 0, 0);
+	put_bytes(&f, g.b, g.n);
+	assert_int_equal(read_ids(&f, ids, &n, &d), 0);
+	assert_int_equal(n, 3);
+	assert_memory_equal(ids, want, sizeof(want));
+	assert_int_equal(d.spans, 0);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -421,6 +443,7 @@ int main(void)
 		cmocka_unit_test(test_lying_lengths),
 		cmocka_unit_test(test_damage_anywhere),
 		cmocka_unit_test(test_cut_last_and_trailing),
+		cmocka_unit_test(test_joined_captures),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
