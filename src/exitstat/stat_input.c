@@ -177,6 +177,7 @@ struct text_state {
 	bool have_pid;
 	bool bad_header;	/* rows after a refused header: not read */
 	uint64_t malformed, truncated;
+	uint64_t unidentified;	/* JSON lines without type or pid */
 };
 
 static void text_record(struct text_state *s, const struct exit_record *r,
@@ -251,9 +252,14 @@ static void text_notes(const char *path, const struct text_state *s, bool json)
 	if (s->truncated)
 		log_warn("%s: the last line is cut short (no newline), not counted: "
 			"the writer was stopped mid-line", path);
-	if (s->malformed)
+	if (s->unidentified)
+		log_warn("%s: %llu records without type or pid (exitmon -F "
+			"without them) skipped: they cannot be told apart; "
+			"collect with -F including type,pid", path,
+			(unsigned long long)s->unidentified);
+	if (s->malformed > s->unidentified)
 		log_warn("%s: %llu malformed lines skipped", path,
-			(unsigned long long)s->malformed);
+			(unsigned long long)(s->malformed - s->unidentified));
 }
 
 /* A file with some columns only (exitmon -F): say which of those the
@@ -389,6 +395,8 @@ static int read_text(struct linein *l, const char *path, bool json,
 			break;
 		}
 		ret = text_line(&s, json, p, len, &r);
+		if (ret == -ENOKEY)
+			s.unidentified++;
 		if (ret < 0)
 			s.malformed++;
 		else if (ret == 0)
@@ -405,6 +413,10 @@ static int read_text(struct linein *l, const char *path, bool json,
 	n->malformed += s.malformed;
 	n->truncated += s.truncated;
 	n->unknown_cols += s.rr.unknown;
+	/* Nothing but rows without type or pid: the file cannot be read,
+	 * as a CSV file whose header lacks them cannot. */
+	if (s.unidentified && s.records == 0)
+		return -EPROTO;
 	return 0;
 }
 

@@ -469,6 +469,14 @@ check "exitmon -F pid,comm: warned that exitstat will not read it" \
 "$EXITSTAT" notype.csv >/dev/null 2>notype.err; rc=$?
 check "exitstat on it: exit 1 (got $rc), saying its records cannot be told apart" \
 	sh -c "[ $rc -eq 1 ] && grep -q 'no type or no pid column (exitmon -F without them)' notype.err"
+"$EXITMON" --replay "$D/real-v16.pcap" -f jsonl -F pid,comm -o notype.jsonl 2>/dev/null
+"$EXITSTAT" notype.jsonl >/dev/null 2>notype.jerr; rc=$?
+check "the same in JSON lines: exit 1 (got $rc), the same reason, not 'malformed'" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'records without type or pid (exitmon -F without them)' notype.jerr && ! grep -q malformed notype.jerr"
+{ head -3 notype.jsonl; "$EXITMON" --replay "$D/real-v16.pcap" -f jsonl -F type,pid,comm 2>/dev/null | head -5; } > mixed.jsonl
+"$EXITSTAT" mixed.jsonl >/dev/null 2>mixed.err; rc=$?
+check "3 such lines among 5 good ones: exit 0 (got $rc), 5 read, the 3 named" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^exitstat: 5 records read' mixed.err && grep -q ': 3 records without type or pid' mixed.err"
 "$EXITMON" --replay "$D/real-v16.pcap" -f csv -F type,pid,comm -o typepid.csv 2>typepid.mon
 check "exitmon -F type,pid,comm: no such warning" sh -c "! grep -q 'leaves out' typepid.mon"
 # An unclosed quote near the end of a file of short rows: that row is
