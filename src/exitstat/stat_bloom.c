@@ -70,17 +70,25 @@ static int open_slice(struct stat_bloom *b)
 	return 0;
 }
 
+/* A slice opened early leaves the one before it short of its capacity:
+ * its rate only lower, its bits a little wasted. */
+int stat_bloom_reserve(struct stat_bloom *b, uint64_t n)
+{
+	const struct stat_bloom_slice *s = &b->slice[b->nslices ? b->nslices - 1 : 0];
+
+	if (!b->nslices || s->cap - s->n < n)
+		return open_slice(b);
+	return 0;
+}
+
 int stat_bloom_add(struct stat_bloom *b, uint64_t key)
 {
 	struct stat_bloom_slice *s;
 	uint64_t h = mix(key);
+	int rc;
 
-	if (!b->nslices || b->slice[b->nslices - 1].n >= b->slice[b->nslices - 1].cap) {
-		int rc = open_slice(b);
-
-		if (rc < 0)
-			return rc;
-	}
+	if ((rc = stat_bloom_reserve(b, 1)) < 0)
+		return rc;
 	s = &b->slice[b->nslices - 1];
 	for (unsigned j = 0; j < s->k; j++) {
 		uint64_t bit = probe_bit(h, j, s->nbits);

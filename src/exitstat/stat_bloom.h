@@ -51,7 +51,12 @@ struct stat_bloom {
  * go in at a time, so the first slice is not made and outgrown at once). */
 void stat_bloom_init(struct stat_bloom *b, uint64_t first_cap);
 void stat_bloom_free(struct stat_bloom *b);
-/* Put in the key whose 64-bit hash is key.  -ENOMEM (the filter as before). */
+/* Room for n more keys (n at most first_cap) without a failure: the next
+ * slice opened now if the newest has less, so that a caller can put in a
+ * batch all or nothing.  -ENOMEM (the filter as before). */
+int stat_bloom_reserve(struct stat_bloom *b, uint64_t n);
+/* Put in the key whose 64-bit hash is key.  -ENOMEM (the filter as
+ * before); never after stat_bloom_reserve made room for it. */
 int stat_bloom_add(struct stat_bloom *b, uint64_t key);
 /* Whether key was put in: always when it was; when not, with a probability
  * under 2^-(STAT_BLOOM_K0 - 1). */

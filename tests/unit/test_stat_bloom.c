@@ -111,12 +111,38 @@ static void test_memory(void **state)
 	stat_bloom_free(&b);
 }
 
+/* A batch that would not fit in the newest slice opens the next before
+ * any key of it goes in (exitstat's fold is all or nothing), and the
+ * keys before it are still found. */
+static void test_reserve(void **state)
+{
+	struct stat_bloom b;
+
+	(void)state;
+	stat_bloom_init(&b, 1000);
+	assert_int_equal(stat_bloom_reserve(&b, 1000), 0);
+	assert_int_equal(b.nslices, 1);
+	add_range(&b, 0, 600);
+	assert_int_equal(stat_bloom_reserve(&b, 400), 0);	/* fits */
+	assert_int_equal(b.nslices, 1);
+	assert_int_equal(stat_bloom_reserve(&b, 500), 0);	/* does not */
+	assert_int_equal(b.nslices, 2);
+	add_range(&b, 600, 1100);
+	assert_int_equal(b.nslices, 2);
+	assert_int_equal(b.slice[0].n, 600);
+	assert_int_equal(b.slice[1].n, 500);
+	for (uint64_t i = 0; i < 1100; i++)
+		assert_true(stat_bloom_has(&b, i));
+	stat_bloom_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_no_false_negative),
 		cmocka_unit_test(test_rate_bounded),
 		cmocka_unit_test(test_memory),
+		cmocka_unit_test(test_reserve),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
