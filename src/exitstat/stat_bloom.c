@@ -50,12 +50,13 @@ void stat_bloom_free(struct stat_bloom *b)
  * Bloom filter with k probes is lowest, 2^-k). */
 static int open_slice(struct stat_bloom *b)
 {
-	struct stat_bloom_slice *s = &b->slice[b->nslices];
 	unsigned i = (unsigned)b->nslices;
+	struct stat_bloom_slice *s;
 	double bits;
 
 	if (i >= STAT_BLOOM_SLICES || b->first_cap > (UINT64_MAX >> i))
 		return -ENOMEM;
+	s = &b->slice[i];
 	s->cap = b->first_cap << i;
 	s->k = STAT_BLOOM_K0 + i;
 	bits = ceil((double)s->cap * s->k / M_LN2 / 64) * 64;

@@ -26,9 +26,9 @@
 #ifndef EXITSTAT_STAT_BLOOM_H
 #define EXITSTAT_STAT_BLOOM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdbool.h>
 
 #define STAT_BLOOM_K0 14	/* probes of the first slice */
 #define STAT_BLOOM_SLICES 48	/* first_cap << 47 keys: past any memory */
