@@ -58,21 +58,45 @@ void capture_close(struct capture_writer *w);
 const char *capture_sniff(const void *head, size_t n, char *buf, size_t cap);
 
 /* Read path ("-": standard input): 0 ok; -EINVAL not a pcap of link type
- * 253; -errno. */
+ * 253; -errno.  exitmon --replay and exitstat read captures through this
+ * one reader, so both count and pass over damage alike. */
 int capture_read_open(const char *path, struct capture_reader **out);
 /* The same over an open stream (a pipe, a decompressor); the reader owns
  * f and closes it, also on failure. */
 int capture_read_stream(FILE *f, struct capture_reader **out);
 /* 1 with msg and len set (valid until the next call), 0 at the end,
- * -EMSGSIZE for an oversized packet that was skipped (reading goes on;
- * count it truncated), -ENOMSG for an empty packet (reading goes on;
- * count it malformed), -EBADMSG for a truncated packet record (the end).
- * Both readers (exitmon --replay, exitstat) count these alike. */
+ * -EMSGSIZE for a packet larger than CAPTURE_SNAPLEN (within the file's
+ * snaplen) that was skipped (reading goes on; count it truncated),
+ * -ENOMSG for an empty packet (reading goes on; count it malformed),
+ * -EBADMSG for a last packet cut short (the end).
+ *
+ * A record header that cannot be true is damage, not the end: a length
+ * above the file's snaplen or above the packet's original length, one
+ * that runs past the end of the stream over whole packets, or over a
+ * plausible packet inside what it claims.  The reader passes over it to
+ * the next plausible record header (sane lengths and time fraction, a
+ * payload of netlink messages that fills it, a time near the last good
+ * record's or a sane header after it), counts what it skipped
+ * (capture_read_damage) and goes on. */
 int capture_read_next(struct capture_reader *r, const void **msg, size_t *len);
 /* The timestamp of the packet capture_read_next returned last (the same
- * place for the reader's life, updated by each call; a sub-second part out
- * of range reads as 0). */
+ * place for the reader's life, updated by each call that reaches a
+ * packet, not by damage passed over): to the microsecond, or from a
+ * nanosecond pcap to the nanosecond, each capture joined by cat in its
+ * own file header's unit; a sub-second part out of range reads as 0. */
 const struct timespec *capture_read_time(const struct capture_reader *r);
+
+/* Damage passed over so far. */
+struct capture_damage {
+	uint64_t spans;		/* damaged stretches */
+	uint64_t bytes;		/* bytes passed over in them */
+	uint64_t first_at;	/* the first one's byte offset in the stream */
+	const char *first_why;	/* what its record header got wrong */
+};
+const struct capture_damage *capture_read_damage(const struct capture_reader *r);
+/* The damage in one line for a note (after "FILE: "), into buf. */
+const char *capture_damage_say(const struct capture_damage *d, char *buf,
+			       size_t cap);
 void capture_read_close(struct capture_reader *r);
 
 #endif

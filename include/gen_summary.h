@@ -17,6 +17,16 @@
 #define GEN_KEY_SYS_SELF	"sys_self"
 #define GEN_KEY_USER_CHILDREN	"user_children"
 #define GEN_KEY_SYS_CHILDREN	"sys_children"
+/* Exact CPU over the run, in cpu_unit: "ns", or "instr" under the
+ * instruction clock (emulation_unit()).  Self from
+ * CLOCK_PROCESS_CPUTIME_ID (exited threads included), children the reaped
+ * children's user + sys, whose sum the kernel keeps equal to their
+ * sum_exec_runtime (to the us); per exit is the total over "exits". */
+#define GEN_KEY_CPU_UNIT	"cpu_unit"
+#define GEN_KEY_CPU_SELF	"cpu_self"
+#define GEN_KEY_CPU_CHILDREN	"cpu_children"
+#define GEN_KEY_CPU_TOTAL	"cpu_total"
+#define GEN_KEY_CPU_PER_EXIT	"cpu_per_exit"
 #define GEN_KEY_SATURATED	"saturated"
 #define GEN_KEY_LATE_P50	"late_p50_us"
 #define GEN_KEY_LATE_P99	"late_p99_us"

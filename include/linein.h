@@ -4,14 +4,22 @@
  * them), from a path or standard input ("-").  A CSV row may span lines,
  * since a quoted field can hold a newline (a comm can).
  *
- * A stream that ends early says why: -EBADMSG for damaged gzip data,
- * -ENODATA for a gzip stream cut short, -errno for a read error.  What
- * came before is handed out first. */
+ * Damage in one gzip member costs no later one: a damaged member, one
+ * cut short with another after it, or bytes between members that are
+ * none, is passed over to the next member header (1f 8b 08 and flags
+ * without reserved bits; looked for from just after the damaged member's
+ * start, in the input kept before the damage too), counted in gz_damaged
+ * and gz_skipped, and reading goes on.  Zeros after the last member are
+ * padding, not damage.  A stream that ends early, with no member after
+ * the damage, says why: -EBADMSG for damaged gzip data, -ENODATA for a
+ * gzip stream cut short, -errno for a read error.  What came before is
+ * handed out first. */
 #ifndef COMMON_LINEIN_H
 #define COMMON_LINEIN_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <zlib.h>
 
@@ -30,8 +38,21 @@ struct linein {
 	char *buf;
 	size_t cap;		/* buf's size */
 	size_t start, end;	/* unread bytes: buf[start..end) */
+	uint64_t in_off;	/* the file offset of inb[0] */
+	uint64_t mstart;	/* the file offset of the member being inflated */
 	bool eof;
 	int err;		/* why the stream ended early, 0 */
+	/* Damage passed over, reading going on at the next member: how many
+	 * places, the compressed bytes from each to the next member, the
+	 * first one's file offset and kind (-EBADMSG a damaged member,
+	 * -ENODATA one cut short at the end, -EILSEQ bytes between members
+	 * that are none). */
+	uint64_t gz_damaged, gz_skipped, gz_damage_at;
+	int gz_damage_err;
+	/* Set by a reader that takes the stream raw (a pcap's): no newline
+	 * is put where damage cut the data (for lines, it ends the line cut,
+	 * which is then refused, not joined to the next member's first). */
+	bool raw;
 	/* Called as a line too long for the buffer starts to be passed over
 	 * (it may never end: /dev/zero after a header), so that a reader can
 	 * say so at once rather than read on without a word; NULL: nothing.

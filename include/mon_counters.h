@@ -24,7 +24,8 @@
 	X(enobufs, "enobufs_episodes_total", "Receive-queue overflow episodes (ENOBUFS).") \
 	X(truncated, "messages_truncated_total", "Messages larger than the receive slot.") \
 	X(malformed, "messages_malformed_total", "Messages that failed the parser's checks.") \
-	X(other, "", "Well-formed messages that are not exit records.") \
+	X(other, "", "Well-formed messages that are not exit records: another command or generic netlink family, or a netlink control message.") \
+	X(trailing, "", "Datagrams (packets of a capture) with bytes after their last whole message: the messages before were read.") \
 	X(implausible, "records_implausible_total", "Pid records that report a wait longer than the task lived, or a timestamp that is no time.") \
 	X(newer_struct, "records_newer_struct_total", "Records with bytes past the newest struct taskstats layout exitmon knows (written without those fields).") \
 	X(capture_errors, "", "Messages that could not be written to the capture file.") \

@@ -17,6 +17,10 @@
 /* the unit of every ns key (and of period_us, in thousands): "ns", or
  * "instr" under the instruction clock (emulation.h) */
 #define PROBE_KEY_UNIT			"unit"
+/* the figure to read first: "mode" (fentry under the instruction clock:
+ * mode_<class>, the common path's exact count) or "mean" */
+#define PROBE_KEY_HEADLINE		"headline"
+#define PROBE_KEY_MODE_PREFIX		"mode_"
 /* the probe's own cost: samples taken (sample), its BPF programs' runs
  * and their run time (absent when kernel.bpf_stats could not be enabled) */
 #define PROBE_KEY_SAMPLES		"samples"

@@ -9,6 +9,7 @@
 #ifndef COMMON_TSNL_H
 #define COMMON_TSNL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/netlink.h>
@@ -20,10 +21,36 @@
 /* Called with each whole netlink message of a datagram. */
 typedef void (*tsnl_msg_fn)(void *arg, const struct nlmsghdr *nh);
 
-/* Call fn for every netlink message in buf[0..len).  Returns 0, or
- * -EBADMSG when a header is cut short, claims more than is left, or bytes
- * trail the last message (the messages before it were delivered). */
+/* Call fn for every netlink message in buf[0..len).  Returns 0; the
+ * number of bytes after the last whole message that are none (a header
+ * cut short or claiming more than is left: the messages before were
+ * delivered, the rest is no message to count malformed); or -EBADMSG
+ * when buf holds no whole message at all. */
 int tsnl_walk(const void *buf, size_t len, tsnl_msg_fn fn, void *arg);
+
+/* The generic netlink family of a stream's exit records: a capture does
+ * not say which id the kernel gave taskstats (and one appended to across
+ * boots has several), so it is the type of the last message that parsed
+ * as exit records; 0 before any.  A message that does not parse, of
+ * another type (not a netlink control message), is another family's,
+ * not a malformed exit record. */
+struct tsnl_family {
+	uint16_t type;
+};
+
+static inline bool tsnl_family_other(const struct tsnl_family *f,
+				     const struct nlmsghdr *nh)
+{
+	return f->type && nh->nlmsg_type != f->type &&
+	       nh->nlmsg_type >= NLMSG_MIN_TYPE;
+}
+
+/* nh parsed as exit records. */
+static inline void tsnl_family_learn(struct tsnl_family *f,
+				     const struct nlmsghdr *nh)
+{
+	f->type = nh->nlmsg_type;
+}
 
 /* One generic netlink message in msg[0..len): 0 with its command and
  * attributes, -EBADMSG when a header is cut short or lies about its

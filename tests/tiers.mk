@@ -106,7 +106,7 @@ KERNEL_RIG_TESTS := $(filter-out $(KERNEL_SELF_TEST) $(KERNEL_SUITE),\
                     $(wildcard tests/kernels/*.t))
 test-kernels: deps
 	$(Q)tools/deps.sh kernels
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory all $(B)/bench/floor
 	$(Q)$(MAKE) --no-print-directory -j1 -k test-kernels-rig test-kernels-suite
 test-kernels-rig:
 	$(Q)EXITMON_TOP=$(CURDIR) prove -v $(KERNEL_RIG_TESTS)

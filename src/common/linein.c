@@ -11,20 +11,40 @@
 
 
 #define LINEIN_IN (64u * 1024)	/* compressed (or plain) bytes per read(2) */
+/* Input read before the unread bytes is kept, up to this much: the next
+ * member after a cut one was taken for its data, and is looked for
+ * there.  The buffer: what is kept, a read, and a few unread bytes. */
+#define LINEIN_KEEP LINEIN_IN
+#define LINEIN_INB (LINEIN_KEEP + LINEIN_IN + 64)
+#define GZ_HDR 10	/* a gzip member's fixed header */
 
+/* More input after the unread bytes (a few at most), keeping up to
+ * LINEIN_KEEP bytes read before them in front. */
 static int read_in(struct linein *l)
 {
+	size_t unread = l->z.avail_in;
+	size_t used = l->z.next_in ? (size_t)(l->z.next_in - l->inb) : 0;
+	size_t keep = used < LINEIN_KEEP ? used : LINEIN_KEEP;
 	ssize_t got;
 
+	memmove(l->inb, l->inb + used - keep, keep + unread);
+	l->in_off += used - keep;
 	do
-		got = read(l->fd, l->inb, LINEIN_IN);
+		got = read(l->fd, l->inb + keep + unread, LINEIN_IN);
 	while (got < 0 && errno == EINTR);
+	l->z.next_in = l->inb + keep;
+	l->z.avail_in = (uInt)unread;
 	if (got < 0)
 		return -errno;
-	l->z.next_in = l->inb;
-	l->z.avail_in = (uInt)got;
+	l->z.avail_in += (uInt)got;
 	l->in_eof = got == 0;
 	return 0;
+}
+
+/* Where p (in the input buffer) is in the file. */
+static uint64_t in_at(const struct linein *l, const unsigned char *p)
+{
+	return l->in_off + (uint64_t)(p - l->inb);
 }
 
 /* Whether the unread input begins a gzip member (its first two bytes;
@@ -33,18 +53,9 @@ static int gz_magic(struct linein *l, bool *yes)
 {
 	int r;
 
-	while (l->z.avail_in < 2 && !l->in_eof) {
-		unsigned char first = l->z.avail_in ? l->z.next_in[0] : 0;
-		size_t had = l->z.avail_in;
-
+	while (l->z.avail_in < 2 && !l->in_eof)
 		if ((r = read_in(l)) < 0)
 			return r;
-		if (had) {	/* one byte carried over: put it back in front */
-			memmove(l->inb + 1, l->inb, l->z.avail_in);
-			l->inb[0] = first;
-			l->z.avail_in++;
-		}
-	}
 	*yes = l->z.avail_in >= 2 && l->z.next_in[0] == 0x1f && l->z.next_in[1] == 0x8b;
 	return 0;
 }
@@ -66,7 +77,7 @@ int linein_open(struct linein *l, const char *path)
 		return -EISDIR;
 	}
 	l->fd = fd;
-	l->inb = malloc(LINEIN_IN + 1);	/* + a byte put back (gz_magic) */
+	l->inb = malloc(LINEIN_INB);
 	l->cap = LINEIN_BUF0;
 	l->buf = malloc(l->cap);
 	if (!l->inb || !l->buf) {
@@ -95,20 +106,104 @@ void linein_close(struct linein *l)
 	l->fd = -1;
 }
 
-/* After a member's end: another member, or the end of the file; other
- * bytes after it are damage, not silently dropped. */
+/* Whether a gzip member plausibly begins at p (n bytes there): its magic,
+ * deflate, and a flags byte without its reserved bits. */
+static bool member_at(const unsigned char *p, size_t n)
+{
+	return n >= 4 && p[0] == 0x1f && p[1] == 0x8b && p[2] == 8 && !(p[3] & 0xe0);
+}
+
+/* The next member from `from` (in the input buffer, not past its unread
+ * bytes) on, read on as far as it takes: 0 with the input at it, 1 at
+ * the end of the file without one, or a read's -errno. */
+static int find_member(struct linein *l, unsigned char *from)
+{
+	for (;;) {
+		unsigned char *end = l->z.next_in + l->z.avail_in;
+		int r;
+
+		while (end - from >= 4 && !member_at(from, (size_t)(end - from)))
+			from++;
+		l->z.next_in = from;
+		l->z.avail_in = (uInt)(end - from);
+		if (end - from >= 4)
+			return 0;
+		if (l->in_eof) {
+			l->z.next_in = end;
+			l->z.avail_in = 0;
+			return 1;
+		}
+		if ((r = read_in(l)) < 0)
+			return r;
+		from = l->z.next_in;
+	}
+}
+
+/* Damage from file offset `at` passed over to the member now at the
+ * input: counted, the first one's place and kind kept; inflate starts
+ * anew there. */
+static int passed_over(struct linein *l, uint64_t at, int why)
+{
+	uint64_t to = in_at(l, l->z.next_in);
+
+	if (l->gz_damaged++ == 0) {
+		l->gz_damage_at = at;
+		l->gz_damage_err = why;
+	}
+	l->gz_skipped += to - at;
+	l->mstart = to;
+	return inflateReset(&l->z) == Z_OK ? 0 : -EBADMSG;
+}
+
+/* The member being inflated is damaged (why: -EBADMSG) or stops at the
+ * end of the file (-ENODATA).  The next member is looked for from just
+ * after its start, in the input kept before the unread bytes too: after
+ * a member cut short, inflate took the next one for its data.  2 when
+ * one was found (reading goes on there), or why when none follows. */
+static int member_damaged(struct linein *l, int why)
+{
+	unsigned char *from = l->inb;
+	int r;
+
+	if (l->mstart >= l->in_off)
+		from = l->inb + (l->mstart - l->in_off) + 1;
+	if (from > l->z.next_in + l->z.avail_in)	/* inflate took nothing */
+		from = l->z.next_in + l->z.avail_in;
+	if ((r = find_member(l, from)) != 0)
+		return r < 0 ? r : why;
+	r = passed_over(l, l->mstart, why);
+	return r < 0 ? r : 2;
+}
+
+/* After a member's end: another member, or the end of the file; zeros
+ * to the end are padding (gzip -t takes them); other bytes are damage,
+ * passed over to the next member when there is one. */
 static int next_member(struct linein *l)
 {
+	uint64_t at;
 	bool more;
 	int r;
 
 	if ((r = gz_magic(l, &more)) < 0)
 		return r;
-	if (more)
+	at = in_at(l, l->z.next_in);
+	if (more) {
+		l->mstart = at;
 		return inflateReset(&l->z) == Z_OK ? 0 : -EBADMSG;
-	if (l->z.avail_in == 0 && l->in_eof)
-		return 1;
-	return -EBADMSG;
+	}
+	for (;;) {
+		while (l->z.avail_in && l->z.next_in[0] == 0)
+			l->z.next_in++, l->z.avail_in--;
+		if (l->z.avail_in)
+			break;
+		if (l->in_eof)
+			return 1;
+		if ((r = read_in(l)) < 0)
+			return r;
+	}
+	if ((r = find_member(l, l->z.next_in)) != 0)
+		return r < 0 ? r : -EBADMSG;
+	return passed_over(l, at, -EILSEQ);
 }
 
 /* A plain file: the bytes peeked at first, then straight from read(2). */
@@ -135,7 +230,9 @@ static ssize_t plain_read(struct linein *l, unsigned char *dst, size_t cap)
 
 /* Up to cap bytes of the file's content into dst: how many, 0 at the
  * end, or the early end's -errno (recorded in l->err; what was read
- * before it in the same call is handed out first). */
+ * before it in the same call is handed out first).  Damage with a member
+ * after it is passed over (linein.h); where it cut the data, a newline
+ * ends the line it cut (unless the stream is read raw). */
 static ssize_t raw_read(struct linein *l, unsigned char *dst, size_t cap)
 {
 	size_t got = 0;
@@ -155,11 +252,16 @@ static ssize_t raw_read(struct linein *l, unsigned char *dst, size_t cap)
 		if (z == Z_STREAM_END)
 			r = next_member(l);
 		else if (z == Z_DATA_ERROR || z == Z_NEED_DICT)
-			r = -EBADMSG;
+			r = member_damaged(l, -EBADMSG);
 		else if (z == Z_MEM_ERROR)
 			r = -ENOMEM;
 		else if (got == 0 && l->z.avail_in == 0 && l->in_eof)
-			r = -ENODATA;	/* the stream stops inside a member */
+			r = member_damaged(l, -ENODATA);	/* it stops inside a member */
+		if (r == 2) {
+			if (!l->raw && got < cap)
+				dst[got++] = '\n';
+			r = 0;
+		}
 	}
 	if (r != 0) {
 		l->eof = true;

@@ -165,11 +165,13 @@ void recread_cols_begin(struct exit_record *r, struct recread_ids *ids)
 /* The ids land where format.c took them from, by record type. */
 int recread_cols_finish(struct exit_record *r, const struct recread_ids *ids)
 {
+	/* No type, or a pid row without its pid: exitmon -F left them out,
+	 * and the row cannot be told from others (-ENOKEY, said apart). */
 	if (!ids->have_type)
-		return -EBADMSG;
+		return -ENOKEY;
 	if (r->type == REC_PID) {
 		if (!ids->have_pid)
-			return -EBADMSG;
+			return -ENOKEY;
 		r->id = (uint32_t)ids->pid;
 		if (ids->have_tgid)
 			rec_set(r, F_TGID, ids->tgid);

@@ -68,7 +68,8 @@ int recread_cols_set_comm(struct exit_record *r, const char *s, size_t n);
 int recread_cols_set_run(struct exit_record *r, const char *s, size_t n);
 int recread_cols_set_number(unsigned c, const char *s, size_t n,
 		       struct recread_ids *ids, struct exit_record *r);
-/* A row ends: the ids into the record.  0 or -EBADMSG. */
+/* A row ends: the ids into the record.  0, -EBADMSG, or -ENOKEY for a
+ * row without type, or a pid row without pid (exitmon -F without them). */
 int recread_cols_finish(struct exit_record *r, const struct recread_ids *ids);
 
 #endif

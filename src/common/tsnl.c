@@ -24,6 +24,7 @@
 int tsnl_walk(const void *buf, size_t len, tsnl_msg_fn fn, void *arg)
 {
 	const unsigned char *p = buf;
+	size_t all = len;
 
 	/* Each header whole, its length within what is left (libnl's
 	 * nlmsg_ok, here inline: it runs for every record); the last message
@@ -33,7 +34,7 @@ int tsnl_walk(const void *buf, size_t len, tsnl_msg_fn fn, void *arg)
 		size_t step;
 
 		if (nh->nlmsg_len < NLMSG_HDRLEN || nh->nlmsg_len > len)
-			return -EBADMSG;
+			break;
 		fn(arg, nh);
 		step = NLMSG_ALIGN(nh->nlmsg_len);
 		if (step >= len)
@@ -41,7 +42,9 @@ int tsnl_walk(const void *buf, size_t len, tsnl_msg_fn fn, void *arg)
 		p += step;
 		len -= step;
 	}
-	return len ? -EBADMSG : 0;
+	/* What is left is no whole message: bytes after the last one, or no
+	 * message at all. */
+	return !len ? 0 : len < all ? (int)(len < INT32_MAX ? len : INT32_MAX) : -EBADMSG;
 }
 
 int tsnl_genl_msg(const void *msg, size_t len, uint8_t *cmd,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emulation.h"
 #include "gen_summary.h"
 #include "json_out.h"
 #include "safe.h"
@@ -121,6 +122,20 @@ static void build_cpu(struct replist *l, const struct spawn_result *res)
 	genreport_dbl(l, GEN_KEY_SYS_CHILDREN, sc, 6);
 }
 
+/* The exact figures beside the tick-sampled split: whole numbers of ns,
+ * or of instructions under the instruction clock, which is no time. */
+static void build_cpu_exact(struct replist *l, const struct spawn_result *res)
+{
+	uint64_t total = res->cpu_self + res->cpu_children;
+
+	genreport_str(l, GEN_KEY_CPU_UNIT, emulation_unit());
+	rep_u64(l, GEN_KEY_CPU_SELF, res->cpu_self);
+	rep_u64(l, GEN_KEY_CPU_CHILDREN, res->cpu_children);
+	rep_u64(l, GEN_KEY_CPU_TOTAL, total);
+	genreport_dbl(l, GEN_KEY_CPU_PER_EXIT, res->exits ?
+		      (double)total / (double)res->exits : 0, 1);
+}
+
 /* Both strings live in one allocation the caller frees: the group sizes,
  * then the finish times. */
 static int build_cohort(struct replist *l, const struct spawn_result *res,
@@ -171,6 +186,7 @@ int genreport_build(struct replist *l, const struct spawn_config *cfg,
 	genreport_dbl(l, GEN_KEY_ACHIEVED_RATE, achieved, 3);
 	genreport_dbl(l, GEN_KEY_ELAPSED, res->elapsed, 6);
 	build_cpu(l, res);
+	build_cpu_exact(l, res);
 	rep_u64(l, GEN_KEY_SATURATED, is_saturated(cfg, res, achieved));
 	genreport_dbl(l, GEN_KEY_LATE_P50, ns_us(hist_percentile(&res->late, 50)), 1);
 	genreport_dbl(l, GEN_KEY_LATE_P99, ns_us(hist_percentile(&res->late, 99)), 1);
@@ -331,6 +347,21 @@ static void text_mmap(const struct spawn_config *cfg, FILE *out)
 		cfg->mmap_path ? cfg->mmap_path : "an unlinked temporary file");
 }
 
+/* "cpu total 52340120 ns (self ... + children ...), 52340.1 ns per
+ * exit": the unit is instr under the instruction clock. */
+static void text_cpu_exact(const struct replist *l,
+			   const struct spawn_result *res, FILE *out)
+{
+	const char *unit = genreport_get(l, GEN_KEY_CPU_UNIT)->s;
+
+	fprintf(out, "  cpu total  %llu %s (self %llu + children %llu), "
+		"%.1f %s per exit\n",
+		(unsigned long long)(res->cpu_self + res->cpu_children), unit,
+		(unsigned long long)res->cpu_self,
+		(unsigned long long)res->cpu_children,
+		get_d(l, GEN_KEY_CPU_PER_EXIT), unit);
+}
+
 /* A cohort is released at once: it has no pace, so neither a rate nor a
  * lateness worth printing. */
 void genreport_text(const struct replist *l, const struct spawn_config *cfg,
@@ -346,6 +377,7 @@ void genreport_text(const struct replist *l, const struct spawn_config *cfg,
 		"children %.3f + %.3f)\n", get_d(l, GEN_KEY_USER), get_d(l, GEN_KEY_SYS),
 		get_d(l, GEN_KEY_USER_SELF), get_d(l, GEN_KEY_SYS_SELF),
 		get_d(l, GEN_KEY_USER_CHILDREN), get_d(l, GEN_KEY_SYS_CHILDREN));
+	text_cpu_exact(l, res, out);
 	if (!cfg->cohort)
 		fprintf(out, "  late       p50 %.1f us, p99 %.1f us, max %.1f us\n",
 			get_d(l, GEN_KEY_LATE_P50), get_d(l, GEN_KEY_LATE_P99),

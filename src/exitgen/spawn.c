@@ -201,6 +201,9 @@ static void collect(struct spawn_ctx *ctx, struct worker *ws,
 	res->elapsed = (double)(end - ctx->start_ns) / 1e9;
 	rusage_since(RUSAGE_SELF, &ctx->self0, &res->self);
 	rusage_since(RUSAGE_CHILDREN, &ctx->children0, &res->children);
+	spawn_ctx_cpu(&res->cpu_self, &res->cpu_children);
+	res->cpu_self -= ctx->cpu0_self;
+	res->cpu_children -= ctx->cpu0_children;
 }
 
 static void set_outcome(struct spawn_ctx *ctx, struct spawn_result *res)

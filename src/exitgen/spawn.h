@@ -17,6 +17,8 @@ struct spawn_result {
 	double elapsed;		/* seconds, schedule start to last reap */
 	struct rusage self;	/* over the run only (setup excluded) */
 	struct rusage children;
+	uint64_t cpu_self;	/* exact CPU over the run, ns (spawn_ctx_cpu) */
+	uint64_t cpu_children;	/* the reaped children's, ns, to the us */
 	struct hist late;	/* issue time minus deadline, ns */
 	struct hist reap;	/* create (or release) to reap, ns */
 	enum spawn_stop stopped_by;

@@ -25,6 +25,7 @@ struct spawn_ctx {
 	atomic_uint line_go;	/* batch: the schedule has started (futex) */
 	uint64_t start_ns;
 	struct rusage self0, children0;
+	uint64_t cpu0_self, cpu0_children;	/* spawn_ctx_cpu() at the start */
 	atomic_uint done;	/* workers finished */
 	pthread_t main_thread;
 };
@@ -34,6 +35,11 @@ void spawn_ctx_stop(struct spawn_ctx *ctx, enum spawn_stop why, int err,
 		    const char *what);
 /* Take the time and resource origin of the run. */
 void spawn_ctx_start_clock(struct spawn_ctx *ctx);
+/* Exact CPU so far, in ns (instructions under the instruction clock):
+ * this process with its exited threads, and its reaped children (the sum
+ * of user and sys, to the microsecond).  See spawn_ctx.c for why each is
+ * exact. */
+void spawn_ctx_cpu(uint64_t *self, uint64_t *children);
 /* n spawners will not come to the start line (any more): the last one
  * there starts the clock and lets everyone go. */
 void spawn_ctx_leave_line(struct spawn_ctx *ctx, unsigned n);

@@ -144,9 +144,13 @@ static void handle_msg(void *arg, const struct nlmsghdr *nh)
 	struct collector *c = arg;
 	struct exit_views m;
 	unsigned i;
-	int r = record_view_nlmsg(nh, nh->nlmsg_len, &m);
+	int r;
 
-	if (r == -ENOMSG) {
+	r = record_view_nlmsg(nh, nh->nlmsg_len, &m);
+	/* Another command's, or (one that is no exit record, of another
+	 * type than the last one's) another family's message: counted
+	 * apart, not as a bad exit record. */
+	if (r == -ENOMSG || (r < 0 && tsnl_family_other(&c->family, nh))) {
 		c->n.other++;
 		return;
 	}
@@ -154,6 +158,7 @@ static void handle_msg(void *arg, const struct nlmsghdr *nh)
 		c->n.malformed++;
 		return;
 	}
+	tsnl_family_learn(&c->family, nh);
 	c->n.malformed += m.tgid_malformed;	/* its pid record is kept */
 	if (is_own_exit(c, &m.rec[0])) {
 		c->n.self_exits++;	/* counted, kept out of the records */
@@ -190,6 +195,7 @@ void collector_datagram(void *arg, const void *msg, size_t len, int flags)
 	struct collector *c = arg;
 	struct timespec now;
 	const struct timespec *ts = c->recv_time;
+	int r;
 
 	if (flags == -ENOBUFS) {
 		c->n.enobufs++;
@@ -208,7 +214,11 @@ void collector_datagram(void *arg, const void *msg, size_t len, int flags)
 		c->n.truncated++;
 		return;
 	}
-	/* A datagram may hold several netlink messages. */
-	if (tsnl_walk(msg, len, handle_msg, c) < 0)
+	/* A datagram may hold several netlink messages; bytes after the last
+	 * whole one are not a message (the ones before were read). */
+	r = tsnl_walk(msg, len, handle_msg, c);
+	if (r < 0)
 		c->n.malformed++;
+	else if (r > 0)
+		c->n.trailing++;
 }

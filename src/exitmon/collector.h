@@ -13,6 +13,7 @@
 #include "format.h"
 #include "mon_counters.h"
 #include "output.h"
+#include "tsnl.h"
 
 /* What a collector is wired to: built once (mon_state.c) for live shards
  * and replay alike. */
@@ -47,6 +48,7 @@ struct collector {
 	pid_t watch_tid;		/* set by the shard's self-check: its thread */
 	bool watch_seen;		/* ... whose exit record arrived */
 	uint16_t last_version;		/* struct version of the last pid record */
+	struct tsnl_family family;	/* of the exit records (a capture's: learnt) */
 };
 
 /* One datagram as received.  flags: MSG_TRUNC when the datagram did not

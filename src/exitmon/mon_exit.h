@@ -9,6 +9,8 @@ enum mon_exit_status {
 	EXIT_DEAF = 5,		/* registered but no record arrives (network namespace) */
 	EXIT_NOFAMILY = 6,	/* no TASKSTATS generic netlink family */
 	EXIT_CPUMASK = 7,	/* cpu list not a subset of the possible CPUs */
+	/* 8 is EXIT_OUTPUT (log.h) */
+	EXIT_DAMAGED = 9,	/* --replay: the capture is damaged (the rest was read) */
 };
 
 #endif

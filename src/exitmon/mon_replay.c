@@ -1,12 +1,14 @@
 /* --replay: every packet of a capture file through the collector's
  * pipeline, then the report a live run gives. */
 #include "mon_replay.h"
+#include "mon_exit.h"
 #include "mon_signal.h"
 #include "mon_sinks.h"
 #include "mon_state.h"
 #include "clock.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,13 +20,16 @@
 
 /* Every packet of the capture through the collector; an oversized one is
  * skipped and counted, an empty one counted malformed (as exitstat does),
- * a cut-off last one ends the file. */
-static void replay_packets(struct capture_reader *rd, struct collector *col,
+ * a cut-off last one ends the file, damage is passed over (the reader
+ * resynchronises) and said.  Whether there was damage. */
+static bool replay_packets(struct capture_reader *rd, struct collector *col,
 			   const char *path)
 {
+	const struct capture_damage *d = capture_read_damage(rd);
 	uint64_t oversized = 0;
 	const void *msg;
 	size_t len;
+	char say[256];
 	int r;
 
 	while ((r = capture_read_next(rd, &msg, &len)) != 0 &&
@@ -42,12 +47,15 @@ static void replay_packets(struct capture_reader *rd, struct collector *col,
 			(unsigned long long)oversized, CAPTURE_SNAPLEN);
 		col->n.truncated += oversized;
 	}
+	if (d->spans)
+		log_warn("capture %s: %s", path, capture_damage_say(d, say, sizeof(say)));
 	if (r == -EBADMSG) {
 		log_warn("capture %s ends in a partial packet (ignored)",
 			path);
 		col->n.truncated++;
 	}
 	collector_push(col);
+	return d->spans > 0;
 }
 
 /* Replay through the collector, then report; an exit status. */
@@ -67,7 +75,8 @@ static int replay_run(struct mon *m, struct capture_reader *rd)
 	 * is the time_ns of its records (and of its copy with --capture). */
 	col.recv_time = capture_read_time(rd);
 	m->t0 = mono_s();
-	replay_packets(rd, &col, m->cfg->replay);
+	if (replay_packets(rd, &col, m->cfg->replay))
+		status = EXIT_DAMAGED;	/* the rest is reported all the same */
 	output_drain(&m->out, OUTPUT_DRAIN_MS);
 	ri.seconds = mono_s() - m->t0;
 	output_counts(&m->out, &col.n.written, &col.n.unwritten);

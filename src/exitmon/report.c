@@ -35,6 +35,14 @@ void report_final(const struct mon_counters *n, const struct run_info *ri)
 		log_warn("%" PRIu64 " records report a wait longer than the task "
 			"lived, or a timestamp that is no time (the kernel's "
 			"figure is wrong; written as sent)", n->implausible);
+	if (n->other)
+		log_warn("%" PRIu64 " messages were not exit records (another "
+			"generic netlink command or family, or a netlink control "
+			"message): passed over", n->other);
+	if (n->trailing)
+		log_warn("%" PRIu64 " datagrams had bytes after their last whole "
+			"message: those bytes were passed over, the messages "
+			"before them read", n->trailing);
 	if (n->newer_struct)
 		log_warn("%" PRIu64 " records carried fields newer than this "
 			"exitmon knows (not written): a newer exitmon may know "

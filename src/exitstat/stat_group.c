@@ -54,6 +54,9 @@ int stat_group_init(struct groups *g, enum group_by by, size_t max, enum stat_id
 	g->max = max;
 	g->fold_by = fold_by;
 	g->cap = 1024;
+	/* Sized for one fold: the first slice opens when the first fold
+	 * puts in its keys, and no slice is made for fewer than a fold's. */
+	stat_bloom_init(&g->folded_keys, max - max / 2);
 	g->idx = calloc(g->cap, sizeof(*g->idx));
 	return g->idx ? 0 : -ENOMEM;
 }
@@ -64,10 +67,9 @@ void stat_group_free(struct groups *g)
 		free(g->chunk[i]);
 	free(g->chunk);
 	free(g->idx);
-	free(g->seen);
+	stat_bloom_free(&g->folded_keys);
 	g->chunk = NULL;
 	g->idx = NULL;
-	g->seen = NULL;
 	g->nchunks = g->n = 0;
 }
 
@@ -135,54 +137,6 @@ static int reindex(struct groups *g, size_t cap)
 	return 0;
 }
 
-/* ---- the Bloom filter of folded keys (two probes) ---- */
-
-static uint64_t seen_probe(const struct groups *g, uint64_t h, int which)
-{
-	uint64_t p = which ? (h >> 32) * 0x9e3779b97f4a7c15ull + h : h;
-
-	return p & (g->seen_bits - 1);
-}
-
-static int seen_init(struct groups *g)
-{
-	size_t bits = 1 << 16;
-
-	while (bits < 16 * g->max && bits < ((size_t)1 << 32))
-		bits <<= 1;
-	g->seen = calloc(bits / 64, sizeof(uint64_t));
-	if (!g->seen)
-		return -ENOMEM;
-	g->seen_bits = bits;
-	return 0;
-}
-
-static void seen_add(struct groups *g, const struct gkey *k)
-{
-	uint64_t h = key_hash(k);
-
-	for (int w = 0; w < 2; w++) {
-		uint64_t b = seen_probe(g, h, w);
-
-		g->seen[b / 64] |= 1ull << (b % 64);
-	}
-}
-
-static bool seen_has(const struct groups *g, const struct gkey *k)
-{
-	uint64_t h = key_hash(k);
-
-	if (!g->seen)
-		return false;
-	for (int w = 0; w < 2; w++) {
-		uint64_t b = seen_probe(g, h, w);
-
-		if (!(g->seen[b / 64] & (1ull << (b % 64))))
-			return false;
-	}
-	return true;
-}
-
 /* ---- folding ---- */
 
 static void merge(struct group *into, const struct group *gr)
@@ -211,15 +165,18 @@ static int fold_half(struct groups *g)
 	struct group **v = stat_group_sorted(g, g->fold_by, g->keep_smallest);
 	size_t keep = g->max / 2, i, j = 0;
 
-	if (!v)
-		return -ENOMEM;
-	if (!g->seen && seen_init(g) < 0) {
+	/* Room in the filter first: a fold that stopped half way would
+	 * leave groups neither held nor in other. */
+	if (!v || stat_bloom_reserve(&g->folded_keys, g->n - keep) < 0) {
 		free(v);
 		return -ENOMEM;
 	}
 	for (i = keep; i < g->n; i++) {
+		/* A partial group's key already tests as folded, and stays so
+		 * (a Bloom filter only gains bits): not put in twice. */
+		if (!(v[i]->flags & G_PARTIAL))
+			stat_bloom_add(&g->folded_keys, key_hash(&v[i]->key));
 		merge(&g->other, v[i]);
-		seen_add(g, &v[i]->key);
 		v[i]->exits = 0;	/* marks it folded: every group has an exit */
 		g->folded++;
 	}
@@ -274,7 +231,7 @@ static struct group *find_or_make(struct groups *g, const struct gkey *k)
 	gr = stat_group_at(g, g->n);
 	memset(gr, 0, sizeof(*gr));
 	gr->key = *k;
-	if (seen_has(g, k))
+	if (g->folded && stat_bloom_has(&g->folded_keys, key_hash(k)))
 		gr->flags |= G_PARTIAL;
 	*s = (uint32_t)++g->n;
 	return gr;

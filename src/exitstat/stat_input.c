@@ -31,6 +31,26 @@ static void stream_note(const char *path, int err, uint64_t records)
 			"is not read", path, k, strerror(-err));
 }
 
+/* Gzip damage passed over to the next member (linein.c): where the first
+ * was, how much was skipped; the file counts as incomplete (status 3). */
+static void gz_damage_note(const char *path, const struct linein *l,
+			   struct in_counts *n)
+{
+	unsigned long long k = (unsigned long long)l->gz_damaged;
+
+	if (!k)
+		return;
+	log_warn("%s: %s at byte %llu of the file%s: %llu bytes passed over in "
+		"%llu place%s to the next gzip member, the members after read "
+		"(lines cut by the damage are counted malformed)", path,
+		l->gz_damage_err == -EILSEQ ? "bytes that are no gzip member" :
+		l->gz_damage_err == -ENODATA ? "a gzip member cut short" :
+		"a damaged gzip member",
+		(unsigned long long)l->gz_damage_at, k > 1 ? ", and more" : "",
+		(unsigned long long)l->gz_skipped, k, k == 1 ? "" : "s");
+	n->incomplete++;
+}
+
 /* ---- pcap through capture.c, over the same stream ------------------------ */
 
 /* The pcap reader takes over the stream after the bytes already peeked. */
@@ -44,23 +64,30 @@ struct pcap_state {
 	void *arg;
 	struct in_counts *n;
 	uint64_t malformed, oversized;
+	uint64_t other;		/* messages that are no exit records */
+	uint64_t trailing;	/* packets with bytes after their last message */
+	struct tsnl_family family;
 };
 
 /* One netlink message of a packet, as exitmon's collector takes it:
- * acks and errors are not records and are passed over; malformed ones
- * are counted. */
+ * another command's or family's messages, acks and errors are not
+ * records and are counted apart; malformed ones are counted. */
 static void pcap_msg(void *arg, const struct nlmsghdr *nh)
 {
 	struct pcap_state *s = arg;
 	struct exit_msg m;
-	int p = record_parse_nlmsg(nh, nh->nlmsg_len, &m);
+	int p;
 
-	if (p == -ENOMSG)
+	p = record_parse_nlmsg(nh, nh->nlmsg_len, &m);
+	if (p == -ENOMSG || (p < 0 && tsnl_family_other(&s->family, nh))) {
+		s->other++;
 		return;
+	}
 	if (p < 0) {
 		s->malformed++;
 		return;
 	}
+	tsnl_family_learn(&s->family, nh);
 	s->malformed += m.tgid_malformed;	/* its pid record is kept */
 	for (unsigned i = 0; i < m.n; i++) {
 		s->n->records++;
@@ -77,20 +104,29 @@ static void pcap_notes(const char *path, const struct pcap_state *s)
 		log_warn("%s: %llu packets larger than %d bytes skipped (counted as "
 			"truncated)", path, (unsigned long long)s->oversized,
 			CAPTURE_SNAPLEN);
+	if (s->other)
+		log_warn("%s: %llu messages that are not exit records (another "
+			"generic netlink command or family, or a netlink control "
+			"message) passed over", path, (unsigned long long)s->other);
+	if (s->trailing)
+		log_warn("%s: %llu packets with bytes after their last whole "
+			"message: those bytes passed over, the messages before them "
+			"read", path, (unsigned long long)s->trailing);
 }
 
 static int read_pcap(struct linein *l, const char *path, in_record_fn fn,
 		     void *arg, struct in_counts *n)
 {
 	cookie_io_functions_t io = { .read = cookie_read };
-	struct pcap_state s = { fn, arg, n, 0, 0 };
+	struct pcap_state s = { .fn = fn, .arg = arg, .n = n };
 	uint64_t before = n->records;
 	struct capture_reader *cr;
 	const void *msg;
 	size_t len;
 	FILE *f;
-	int r;
+	int r, w;
 
+	l->raw = true;	/* a pcap resynchronises itself past a gap */
 	f = fopencookie(l, "r", io);
 	if (!f)
 		return -errno;
@@ -102,10 +138,20 @@ static int read_pcap(struct linein *l, const char *path, in_record_fn fn,
 			s.oversized++;
 		else if (r == -ENOMSG)
 			s.malformed++;
-		else if (tsnl_walk(msg, len, pcap_msg, &s) < 0)
-			s.malformed++;
+		else if ((w = tsnl_walk(msg, len, pcap_msg, &s)) < 0)
+			s.malformed++;	/* no whole message in it */
+		else if (w > 0)
+			s.trailing++;
 	}
 	pcap_notes(path, &s);
+	if (capture_read_damage(cr)->spans) {
+		char say[256];
+
+		log_warn("%s: %s", path, capture_damage_say(capture_read_damage(cr),
+							    say, sizeof(say)));
+		n->incomplete++;	/* exit status 3: the answer is short */
+	}
+	gz_damage_note(path, l, n);
 	if (l->err) {
 		stream_note(path, l->err, n->records - before);
 		n->incomplete++;
@@ -131,6 +177,7 @@ struct text_state {
 	bool have_pid;
 	bool bad_header;	/* rows after a refused header: not read */
 	uint64_t malformed, truncated;
+	uint64_t unidentified;	/* JSON lines without type or pid */
 };
 
 static void text_record(struct text_state *s, const struct exit_record *r,
@@ -205,9 +252,14 @@ static void text_notes(const char *path, const struct text_state *s, bool json)
 	if (s->truncated)
 		log_warn("%s: the last line is cut short (no newline), not counted: "
 			"the writer was stopped mid-line", path);
-	if (s->malformed)
+	if (s->unidentified)
+		log_warn("%s: %llu records without type or pid (exitmon -F "
+			"without them) skipped: they cannot be told apart; "
+			"collect with -F including type,pid", path,
+			(unsigned long long)s->unidentified);
+	if (s->malformed > s->unidentified)
 		log_warn("%s: %llu malformed lines skipped", path,
-			(unsigned long long)s->malformed);
+			(unsigned long long)(s->malformed - s->unidentified));
 }
 
 /* A file with some columns only (exitmon -F): say which of those the
@@ -343,6 +395,8 @@ static int read_text(struct linein *l, const char *path, bool json,
 			break;
 		}
 		ret = text_line(&s, json, p, len, &r);
+		if (ret == -ENOKEY)
+			s.unidentified++;
 		if (ret < 0)
 			s.malformed++;
 		else if (ret == 0)
@@ -351,6 +405,7 @@ static int read_text(struct linein *l, const char *path, bool json,
 	}
 	l->on_long = NULL;
 	text_notes(path, &s, json);
+	gz_damage_note(path, l, n);
 	if (k < 0) {
 		stream_note(path, k, n->records - before);
 		n->incomplete++;
@@ -358,6 +413,10 @@ static int read_text(struct linein *l, const char *path, bool json,
 	n->malformed += s.malformed;
 	n->truncated += s.truncated;
 	n->unknown_cols += s.rr.unknown;
+	/* Nothing but rows without type or pid: the file cannot be read,
+	 * as a CSV file whose header lacks them cannot. */
+	if (s.unidentified && s.records == 0)
+		return -EPROTO;
 	return 0;
 }
 

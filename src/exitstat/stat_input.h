@@ -12,7 +12,7 @@
 
 struct in_counts {
 	uint64_t records, malformed, truncated, unknown_cols;
-	uint64_t incomplete;	/* inputs that ended early (damaged, cut short) */
+	uint64_t incomplete;	/* inputs damaged or ended early (cut short) */
 };
 
 /* exitstat's exit status when an input ended early: what came before is
@@ -23,9 +23,9 @@ typedef void (*in_record_fn)(void *arg, const struct exit_record *r,
 			     const struct exit_record *who);
 
 /* Read one input.  proto: which columns to decode (recread_want_fields).
- * Returns 0 (an input that ended early, with damaged or cut-short gzip
- * data or a read error, is counted in incomplete: its records before
- * are kept); -EPROTO for a file that is not exitmon's or ends before its
+ * Returns 0 (an input that is damaged or ended early, with damaged or
+ * cut-short gzip data, a damaged capture or a read error, is counted in
+ * incomplete: its records around the damage are kept); -EPROTO for a file that is not exitmon's or ends before its
  * header (a note was printed); -errno when it cannot be opened.  Notes
  * (unknown columns, a truncated last line, malformed lines, the early
  * end) go to stderr, one line each, naming the file. */

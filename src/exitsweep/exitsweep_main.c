@@ -12,6 +12,7 @@
 
 #include "log.h"
 #include "clock.h"
+#include "emulation.h"
 #include "safe.h"
 #include "sweep.h"
 #include "sweep_analyze.h"
@@ -19,6 +20,7 @@
 #include "sweep_csv.h"
 #include "sweep_json.h"
 #include "sweep_machine.h"
+#include "sweep_metrics.h"
 #include "sweep_opts.h"
 #include "sweep_plan.h"
 #include "sweep_plot.h"
@@ -403,6 +405,8 @@ int main(int argc, char **argv)
 	log_init(argv[0]);
 	if (argc > 1 && !strcmp(argv[1], "compare"))
 		return compare_cmd(argc - 1, argv + 1);
+	/* the clock is the process's: every figure and label follows it */
+	sweep_metrics_set_clock(emulation_counts_instructions());
 	sweep_opts_parse(argc, argv, &cfg, &raw);
 	sweep_opts_configure(&cfg, &raw);
 	sweep_opts_record_command(&cfg, argc, argv);

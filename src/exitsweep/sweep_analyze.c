@@ -9,6 +9,7 @@
 
 #include "sweep_cpu.h"
 #include "sweep_dim.h"
+#include "sweep_metrics.h"
 #include "sweep_plan.h"
 
 /* The values of metric m over the completed runs of cell c (NaNs left
@@ -184,18 +185,19 @@ static bool children_unresolved(const struct sweep_config *cfg,
 		return false;	/* threads: the group's ticks split the sum */
 	if (!(exits > 0))
 		return false;
-	return sweep_analyze_child_ticks_short(hz, (s->m[M_USER].mean + s->m[M_SYS].mean) /
-					       exits);
+	return sweep_analyze_child_ticks_short(hz, sweep_metrics_seconds(M_USER,
+					       s->m[M_USER].mean + s->m[M_SYS].mean) / exits);
 }
 
-/* user+sys seconds summed over a cell's runs, and m's share of it */
+/* user+sys seconds summed over a cell's runs, and m's share of it (on
+ * the instruction clock too: the tick divides the guest's seconds) */
 static void cell_ticks(const struct cell_stats *s, enum sweep_metric m,
 		       double *total, double *share)
 {
 	double u = s->m[M_USER].sum, y = s->m[M_SYS].sum;
 
-	*total = u + y;
-	*share = *total > 0 ? s->m[m].sum / *total : 0;
+	*total = sweep_metrics_seconds(M_USER, u + y);
+	*share = u + y > 0 ? s->m[m].sum / (u + y) : 0;
 }
 
 static void figure(const struct sweep_config *cfg, const struct sweep_plan *plan,
@@ -218,13 +220,17 @@ static void figure(const struct sweep_config *cfg, const struct sweep_plan *plan
 	f->diff_ok = !f->excluded && stats_welch(xa, na, xb, nb, &w) == 0;
 	if (f->diff_ok)
 		f->diff = w.ci;
+	/* runs all equal are no evidence of a time (a tick that never fell),
+	 * but are the evidence of an exact count: repeats that agree */
 	f->significant = f->ok && stats_significant(&f->ci) &&
-			 !sweep_analyze_constant(xa, na) && !sweep_analyze_constant(xb, nb);
+			 (sweep_metrics_exact(m) ||
+			  (!sweep_analyze_constant(xa, na) && !sweep_analyze_constant(xb, nb)));
 	if (m == M_USER || m == M_SYS) {
 		cell_ticks(sa, m, &ta, &pa);
 		cell_ticks(sb, m, &tb, &pb);
-		f->few_ticks = sweep_analyze_few_ticks(a->hz, ta, pa, sa->m[m].mean, na,
-						       tb, pb, sb->m[m].mean, nb) ||
+		f->few_ticks = sweep_analyze_few_ticks(a->hz, ta, pa,
+					sweep_metrics_seconds(m, sa->m[m].mean), na, tb, pb,
+					sweep_metrics_seconds(m, sb->m[m].mean), nb) ||
 			       children_unresolved(cfg, plan, ca, sa, a->hz) ||
 			       children_unresolved(cfg, plan, cb, sb, a->hz);
 	}

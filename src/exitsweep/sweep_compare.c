@@ -13,14 +13,27 @@
 #include "hash.h"
 #include "sweep_fmt.h"
 #include "sweep_json.h"
+#include "sweep_metrics.h"
 #include "sweep_report.h"
 #include "sweep_table.h"
 
 #define MAX_FILES SWEEP_COMPARE_MAX
 
+/* Files of the instruction clock (all of them: compare refuses a mix). */
+#define COMPARE_INSTR_NOTE "Every file counts guest instructions (kernel-run " \
+	"--clock instructions): its instr figures\nare exact counts, comparable " \
+	"with each other's and with no timing."
+#define COMPARE_DELTA_LEGEND "X - A = file X's figure minus file A's, in " \
+	"instructions; ± = the half widths of the two\n95% intervals (from " \
+	"each side's repeats) combined, root of the sum of squares; ~ = the\n" \
+	"difference is within it.  Repeats that agree exactly give ±0."
+
 struct row {
 	char *section, *title, *key, *label, *unit;
 	char *cell[MAX_FILES];
+	/* each file's figure and the half width of its interval (NAN: none),
+	 * for the deltas between files in instructions */
+	double value[MAX_FILES], half[MAX_FILES];
 	size_t first;		/* the first row of its section */
 };
 
@@ -153,6 +166,8 @@ static struct row *find_or_add(struct rows *rs, const char *section,
 		rs->cap = cap;
 	}
 	r = memset(&rs->r[rs->n], 0, sizeof(rs->r[rs->n]));
+	for (size_t f = 0; f < MAX_FILES; f++)
+		r->value[f] = r->half[f] = NAN;
 	r->section = strdup(section);
 	r->title = strdup(title);
 	r->key = strdup(key);
@@ -194,15 +209,18 @@ static char *format_value(struct json_object *it)
 	int sig = bget(it, "significant");
 	char buf[96], a[32], b[32];
 
-	/* a zero-width interval is no evidence, whatever the file says */
+	/* a zero-width interval is no evidence of a time, whatever the file
+	 * says; of an exact count of instructions it is: repeats that agree */
+	bool exact = sweep_metrics_exact_name(sget(it, "metric"));
+
 	if (bget(it, "excluded") == 1)
 		snprintf(buf, sizeof(buf), "excluded*");
 	else if (!strcmp(unit, "%"))
 		sweep_fmt_pct_ci(buf, sizeof(buf), v, (hi - lo) / 2, !isnan(v) && !isnan(lo),
-			   sig == 1 && hi > lo);
+			   sig == 1 && (hi > lo || exact));
 	else if (cost)
 		sweep_fmt_diff(buf, sizeof(buf), v, (hi - lo) / 2, !isnan(v) && !isnan(lo),
-			       sig == 1 && hi > lo);
+			       sig == 1 && (hi > lo || exact));
 	else if (isnan(v))
 		snprintf(buf, sizeof(buf), "-");
 	else if (!isnan(lo) && !isnan(hi))
@@ -329,9 +347,33 @@ static int by_section(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void section_table(FILE *out, struct row **r, size_t m, size_t n)
+/* File f's figure of row r minus file A's, in instructions, with the
+ * half widths of their intervals (from each side's repeats) combined as
+ * the root of their squares' sum; "-" where a side has none. */
+static void delta_cell(struct sweep_table *t, const struct row *r, size_t f)
 {
-	struct sweep_table *t = sweep_table_new(2 + n);
+	double d = r->value[f] - r->value[0];
+	double h = hypot(r->half[f], r->half[0]);
+	char buf[96], a[32];
+
+	if (strcmp(r->unit, SWEEP_UNIT_INSTR) || isnan(d))
+		sweep_table_cell(t, "-");
+	else if (d == floor(d) && h == floor(h) && fabs(d) < 1e15)
+		/* whole counts (modes) as whole counts: -6, not -6.00 */
+		sweep_table_cell(t, "%+.0f ±%.0f%s", d, h, fabs(d) > h ? " " : "~");
+	else if (isnan(h))
+		sweep_table_cell(t, "%s%s", d < 0 ? "-" : "+",
+				 sweep_fmt_sig(a, sizeof(a), fabs(d), 3));
+	else
+		sweep_table_cell(t, "%s", sweep_fmt_diff(buf, sizeof(buf), d, h, true,
+							 fabs(d) > h));
+}
+
+static void section_table(FILE *out, struct row **r, size_t m, size_t n,
+			  bool deltas)
+{
+	size_t nd = deltas ? n - 1 : 0;
+	struct sweep_table *t = sweep_table_new(2 + n + nd);
 
 	if (!t)
 		return;
@@ -343,6 +385,10 @@ static void section_table(FILE *out, struct row **r, size_t m, size_t n)
 		sweep_table_cell(t, "%c", (char)('A' + f));
 		sweep_table_right(t, 2 + f);
 	}
+	for (size_t f = 1; f <= nd; f++) {
+		sweep_table_cell(t, "%c - A", (char)('A' + f));
+		sweep_table_right(t, 1 + n + f);
+	}
 	for (size_t j = 0; j < m; j++) {
 		sweep_table_row(t);
 		sweep_table_cell(t, "%s", r[j]->key);
@@ -352,12 +398,15 @@ static void section_table(FILE *out, struct row **r, size_t m, size_t n)
 			sweep_table_cell(t, "%s", r[j]->label);
 		for (size_t f = 0; f < n; f++)
 			sweep_table_cell(t, "%s", r[j]->cell[f] ? r[j]->cell[f] : "-");
+		for (size_t f = 1; f <= nd; f++)
+			delta_cell(t, r[j], f);
 	}
 	sweep_table_print(t, out, "  ");
 	sweep_table_free(t);
 }
 
-static void section_tables(FILE *out, const struct rows *rs, size_t n)
+static void section_tables(FILE *out, const struct rows *rs, size_t n,
+			   bool deltas)
 {
 	struct row **order = malloc((rs->n ? rs->n : 1) * sizeof(*order));
 	size_t i, j;
@@ -370,9 +419,35 @@ static void section_tables(FILE *out, const struct rows *rs, size_t n)
 	for (i = 0; i < rs->n; i = j) {
 		for (j = i + 1; j < rs->n && order[j]->first == order[i]->first; j++)
 			;
-		section_table(out, order + i, j - i, n);
+		section_table(out, order + i, j - i, n, deltas);
 	}
 	free(order);
+}
+
+/* A file's unit: what it says ("instr": the instruction clock, "ns"),
+ * "ns" for a file from before the clock. */
+static const char *file_unit(struct json_object *doc)
+{
+	const char *u = sget(doc, "unit");
+
+	return *u ? u : SWEEP_UNIT_NS;
+}
+
+static const char *unit_words(const char *unit)
+{
+	return !strcmp(unit, SWEEP_UNIT_INSTR) ?
+	       "counts instructions (made under kernel-run --clock instructions)" :
+	       !strcmp(unit, SWEEP_UNIT_NS) ? "times in ns (the ordinary clock)" :
+	       "has figures in an unknown unit";
+}
+
+/* Instructions are not time: one line naming which file is which. */
+static void unit_refusal(const char *const *files, struct json_object **doc,
+			 size_t i, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s %s but %s %s: instructions are not time; "
+		 "compare result files of one clock", files[0],
+		 unit_words(file_unit(doc[0])), files[i], unit_words(file_unit(doc[i])));
 }
 
 static int load(struct json_object **doc, const char *const *files, size_t i,
@@ -383,6 +458,10 @@ static int load(struct json_object **doc, const char *const *files, size_t i,
 	if (r < 0)
 		return r;
 	json_object_object_get_ex(doc[i], "summary", sum);
+	if (i > 0 && strcmp(file_unit(doc[i]), file_unit(doc[0]))) {
+		unit_refusal(files, doc, i, err, errlen);
+		return -EINVAL;
+	}
 	if (i > 0 && strcmp(sget(doc[i], "kind"), sget(doc[0], "kind"))) {
 		snprintf(err, errlen, "%s holds a sweep of kind %s but %s one of "
 			 "kind %s: compare result files of one kind", files[0],
@@ -390,6 +469,17 @@ static int load(struct json_object **doc, const char *const *files, size_t i,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* File i's figure of a row, for the deltas: none where it is excluded. */
+static void keep_value(struct row *row, size_t i, struct json_object *it)
+{
+	double lo = dget(it, "lo"), hi = dget(it, "hi");
+
+	if (bget(it, "excluded") == 1)
+		return;
+	row->value[i] = dget(it, "value");
+	row->half[i] = isnan(lo) || isnan(hi) ? NAN : (hi - lo) / 2;
 }
 
 /* The summary items of file i into the rows, column i. */
@@ -407,6 +497,7 @@ static int add_items(struct rows *rs, struct json_object *sum, size_t i)
 			return -ENOMEM;
 		free(row->cell[i]);
 		row->cell[i] = format_value(it);
+		keep_value(row, i, it);
 	}
 	return 0;
 }
@@ -416,6 +507,7 @@ int sweep_compare_files(FILE *out, const char *const *files, size_t n, char *err
 {
 	struct json_object *doc[MAX_FILES] = { 0 };
 	struct rows rs = { 0 };
+	bool deltas;
 	int r = 0;
 
 	if (n == 0 || n > MAX_FILES) {
@@ -434,12 +526,17 @@ int sweep_compare_files(FILE *out, const char *const *files, size_t n, char *err
 			goto out;
 		}
 	}
+	deltas = n > 1 && !strcmp(file_unit(doc[0]), SWEEP_UNIT_INSTR);
 	machine_table(out, doc, files, n);
-	section_tables(out, &rs, n);
+	if (deltas)
+		fprintf(out, "\n%s\n", COMPARE_INSTR_NOTE);
+	section_tables(out, &rs, n, deltas);
 	fprintf(out, "\n%s\nexcluded* = a cell whose exits met "
 		"another program's listener.  Probe speed = a flat-out thread\n"
 		"exit loop's speed under exitprobe over its speed alone (the "
 		"probe's own cost).\n", REPORT_LEGEND);
+	if (deltas)
+		fprintf(out, "%s\n", COMPARE_DELTA_LEGEND);
 	fflush(out);
 out:
 	rows_free(&rs);

@@ -50,7 +50,10 @@ static void cost_row(struct sweep_table *t, const struct sweep_config *cfg,
 	const struct sweep_cell *c = &plan->cells[x->cell_a];
 	const struct metric_stats *ma = &a->cells[x->cell_a].m[x->metric];
 	const struct metric_stats *mb = &a->cells[x->cell_b].m[x->metric];
-	double scale = x->metric == M_TS_NS_PER_EXIT ? 1000 : 1;
+	/* CPU/exit in the metric's unit: us to ns, or both instructions */
+	double scale = sweep_metrics_instr() ? 1 :
+		       sweep_metrics_instr_scale(M_CPU_US_PER_EXIT) /
+		       sweep_metrics_instr_scale(x->metric);
 	char b1[32], b2[32], buf[64];
 
 	sweep_table_row(t);
@@ -254,7 +257,8 @@ void sweep_costs_print(FILE *f, const struct sweep_config *cfg,
 		"times) ===\n");
 	cost_tables(f, cfg, plan, a, probed(a, plan));
 	if (a->n_cmp)
-		fprintf(f, "\n%s\n", COSTS_LEGEND);
+		fprintf(f, "\n%s\n", sweep_metrics_instr() ? COSTS_LEGEND_INSTR :
+			COSTS_LEGEND);
 	if (any_listener_cell(cfg)) {
 		fprintf(f, "\nWhat the collector spends per record: exitmon's own "
 			"user+sys (exact total) / records received\n\n");

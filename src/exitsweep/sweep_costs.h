@@ -17,6 +17,14 @@
 	"equal).  % of an exit = cost / CPU/exit of cell a (the whole\n" \
 	"exit's CPU time, exact).  excluded* = a cell whose exits met another " \
 	"program's listener."
+/* The same on the instruction clock, where runs that agree exactly are
+ * the point, not a tick that never fell. */
+#define COSTS_LEGEND_INSTR \
+	"Cost = mean a - mean b, ± half width of Welch's 95% interval; ~ = " \
+	"not significant (the interval\nincludes 0; ±0: every run gave the " \
+	"same count).  % of an exit = cost / CPU/exit of cell a\n(the whole " \
+	"exit's instructions).  excluded* = a cell whose exits met another " \
+	"program's listener."
 
 void sweep_costs_print(FILE *f, const struct sweep_config *cfg,
 		       const struct sweep_plan *plan, const struct analysis *a);

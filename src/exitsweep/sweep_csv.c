@@ -80,8 +80,9 @@ static void machine_cols(FILE *f, const struct sweep_config *cfg,
 	probe_cost_cols(f, cfg);
 	str(f, m->started);
 	str(f, m->emulated);
-	fprintf(f, ",%llu,%s,%zu,%zu\n", (unsigned long long)cfg->seed,
-		done < plan->n_runs ? "true" : "false", done, plan->n_runs);
+	fprintf(f, ",%llu,%s,%zu,%zu,%s\n", (unsigned long long)cfg->seed,
+		done < plan->n_runs ? "true" : "false", done, plan->n_runs,
+		sweep_metrics_unit());
 }
 
 static void dims(FILE *f, const struct sweep_config *cfg,
@@ -111,7 +112,7 @@ static void csv_header(FILE *f, const struct sweep_config *cfg)
 	      "delayacct_original,exitmon_version,exitgen_version,"
 	      "exitsweep_version,exitprobe_version,probe,probe_speed_ratio,"
 	      "probe_speed_ratio_lo,probe_speed_ratio_hi,started,emulated,seed,"
-	      "partial,runs_done,runs_planned\n", f);
+	      "partial,runs_done,runs_planned,unit\n", f);
 }
 
 /* Write the whole table to f. */

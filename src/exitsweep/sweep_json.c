@@ -164,7 +164,8 @@ static void run_obj(struct json_out *j, const struct sweep_config *cfg,
 			knum(j, sweep_metrics[k].name, r->v[k]);
 	json_out_obj_end(j);
 	if (r->exit_times) {
-		json_out_key(j, "exit_times_s");
+		json_out_key(j, sweep_metrics_instr() ? "exit_times_instr" :
+			     "exit_times_s");
 		json_out_arr_begin(j);
 		for (size_t i = 0; i < r->n_exit_times; i++)
 			json_out_double(j, r->exit_times[i], JSON_OUT_SIG9);
@@ -491,6 +492,8 @@ static char *json_render(const struct sweep_config *cfg,
 	json_out_obj_begin(&j);
 	kstr(&j, "format", SWEEP_JSON_FORMAT);
 	kstr(&j, "kind", sweep_kind_name(cfg->kind));
+	/* what every timed figure is in: compare sets none beside another */
+	kstr(&j, "unit", sweep_metrics_unit());
 	progress_keys(&j, plan, a);
 	machine_obj(&j, m);
 	config_obj(&j, cfg);

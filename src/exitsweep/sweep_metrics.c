@@ -1,7 +1,11 @@
-/* The names, units and headings of the metrics. */
+/* The names, units and headings of the metrics, on either clock. */
 #include "sweep_metrics.h"
 
-const struct metric_desc sweep_metrics[M_COUNT] = {
+#include <stdio.h>
+#include <string.h>
+
+/* The host's clock: the metrics in their own units. */
+static const struct metric_desc time_metrics[M_COUNT] = {
 	[M_USER] = { "user_s", "s", "User", false, false },
 	[M_SYS] = { "sys_s", "s", "Sys", false, false },
 	[M_ELAPSED] = { "elapsed_s", "s", "Elapsed", false, false },
@@ -47,3 +51,106 @@ const struct metric_desc sweep_metrics[M_COUNT] = {
 	[M_IMPLAUSIBLE] = { "implausible", "", "Implausible", true, true },
 	[M_EXCLUDED] = { "excluded_records", "", "Excluded", true, true },
 };
+
+/* The instruction clock's table: time_metrics with every time unit made
+ * "instr" and the unit's word in the name replaced ("ts_ns_per_exit" ->
+ * "ts_instr_per_exit"); built once, on the first switch. */
+static struct metric_desc instr_metrics[M_COUNT];
+static char instr_names[M_COUNT][48];
+
+const struct metric_desc *sweep_metrics = time_metrics;
+
+double sweep_metrics_instr_scale(enum sweep_metric m)
+{
+	static const struct { const char *unit; double per; } units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+	};
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(time_metrics[m].unit, units[i].unit))
+			return units[i].per;
+	return 0;
+}
+
+int sweep_metrics_instr_name(const char *name, const char *unit, char *buf,
+			     size_t len)
+{
+	size_t n = strlen(name), u = strlen(unit);
+	const char *at;
+	int w;
+
+	/* the unit as a word of its own: "_us_" inside, or "_s" at the end */
+	for (at = strstr(name, unit); at; at = strstr(at + 1, unit))
+		if (at > name && at[-1] == '_' && (at[u] == '_' || at[u] == '\0'))
+			break;
+	if (!at || n + sizeof("instr") > len)
+		return -1;
+	w = snprintf(buf, len, "%.*sinstr%s", (int)(at - name), name, at + u);
+	return w < 0 || (size_t)w >= len ? -1 : 0;
+}
+
+static void build_instr_table(void)
+{
+	for (int m = 0; m < M_COUNT; m++) {
+		instr_metrics[m] = time_metrics[m];
+		if (sweep_metrics_instr_scale((enum sweep_metric)m) == 0 ||
+		    sweep_metrics_instr_name(time_metrics[m].name, time_metrics[m].unit,
+					     instr_names[m], sizeof(instr_names[m])) < 0)
+			continue;
+		instr_metrics[m].name = instr_names[m];
+		instr_metrics[m].unit = SWEEP_UNIT_INSTR;
+	}
+}
+
+void sweep_metrics_set_clock(bool instructions)
+{
+	if (instructions && !instr_metrics[0].name)
+		build_instr_table();
+	sweep_metrics = instructions ? instr_metrics : time_metrics;
+}
+
+bool sweep_metrics_instr(void)
+{
+	return sweep_metrics == instr_metrics;
+}
+
+const char *sweep_metrics_unit(void)
+{
+	return sweep_metrics_instr() ? SWEEP_UNIT_INSTR : SWEEP_UNIT_NS;
+}
+
+void sweep_metrics_to_instr(double *v)
+{
+	if (!sweep_metrics_instr())
+		return;
+	for (int m = 0; m < M_COUNT; m++) {
+		double per = sweep_metrics_instr_scale((enum sweep_metric)m);
+
+		if (per > 0)
+			v[m] *= per;
+	}
+}
+
+bool sweep_metrics_exact(enum sweep_metric m)
+{
+	return sweep_metrics_instr() && m == M_TS_NS_PER_EXIT;
+}
+
+bool sweep_metrics_exact_name(const char *name)
+{
+	const struct metric_desc *ts = &time_metrics[M_TS_NS_PER_EXIT];
+	char b[48];
+
+	return sweep_metrics_instr_name(ts->name, ts->unit, b, sizeof(b)) == 0 &&
+	       !strcmp(name, b);
+}
+
+double sweep_metrics_seconds(enum sweep_metric m, double v)
+{
+	double per = sweep_metrics_instr_scale(m);
+
+	if (per == 0)
+		return v;
+	/* an instruction is a ns of the guest's clock */
+	return sweep_metrics_instr() ? v / 1e9 : v * (per / 1e9);
+}

@@ -194,6 +194,27 @@ static void metric_panel(struct sweep_canvas *p, const struct sweep_config *cfg,
 	sweep_canvas_panel_end(p);
 }
 
+/* A time axis: its native words, or plain counts on the instruction
+ * clock ("microseconds", "seconds" -> "instr"). */
+static const char *time_axis(const char *native)
+{
+	return sweep_metrics_instr() ? SWEEP_UNIT_INSTR : native;
+}
+
+/* A panel of one metric per exit or record, named by its key: "NAME:
+ * what", its y axis "UNIT per per" in the clock's unit. */
+static void named_panel(struct sweep_canvas *p, const struct sweep_config *cfg,
+			const struct sweep_plan *plan, const struct analysis *a,
+			enum sweep_metric m, const char *what, const char *per,
+			bool listener_only)
+{
+	char title[256], yl[64];
+
+	snprintf(title, sizeof(title), "%s: %s", sweep_metrics[m].name, what);
+	snprintf(yl, sizeof(yl), "%s per %s", sweep_metrics[m].unit, per);
+	metric_panel(p, cfg, plan, a, m, title, yl, listener_only);
+}
+
 static const char *r0_times_title(const struct sweep_plan *plan)
 {
 	/* exitgen's finish times when it gave them, else lifetimes */
@@ -212,7 +233,7 @@ static void cohort_panel(struct sweep_canvas *p, const struct sweep_config *cfg,
 {
 	p->rank = true;
 	sweep_canvas_panel_begin(p, r0_times_title(plan), "worker, in exit order",
-				 "seconds", false, true);
+				 time_axis("seconds"), false, true);
 	for (size_t oi = 0; oi < plan->n_cells; oi++) {
 		size_t c = a->order[oi];
 		char t[320], key[200];
@@ -255,15 +276,15 @@ static void overhead_panels(struct sweep_canvas *p, const struct sweep_config *c
 {
 	bool probe = any_probe(plan, a);
 	enum sweep_metric cost = probe ? M_TS_NS_PER_EXIT : M_CPU_US_PER_EXIT;
-	char title[256];
+	char title[256], yl[64];
 
 	if (probe)
-		metric_panel(p, cfg, plan, a, M_TS_NS_PER_EXIT, "ts_ns_per_exit: "
-			     "taskstats_exit() CPU per exit, in the kernel (exitprobe)", "ns per exit", false);
-	metric_panel(p, cfg, plan, a, M_CPU_US_PER_EXIT, "cpu_us_per_exit: "
-		     "exitgen's user+sys with children / exits (exact)", "us per exit", false);
-	metric_panel(p, cfg, plan, a, M_MACHINE_CPU_US_PER_EXIT, "machine_cpu_us_per_exit: "
-		     "all CPUs' busy time (/proc/stat) / exits", "us per exit", false);
+		named_panel(p, cfg, plan, a, M_TS_NS_PER_EXIT, "taskstats_exit() CPU "
+			    "per exit, in the kernel (exitprobe)", "exit", false);
+	named_panel(p, cfg, plan, a, M_CPU_US_PER_EXIT, "exitgen's user+sys with "
+		    "children / exits (exact)", "exit", false);
+	named_panel(p, cfg, plan, a, M_MACHINE_CPU_US_PER_EXIT, "all CPUs' busy "
+		    "time (/proc/stat) / exits", "exit", false);
 	if (probe) {
 		sweep_canvas_panel_begin(p, "tgid_on_share, listener_share: exits "
 					 "with a tgid accumulator, meeting a listener "
@@ -277,13 +298,13 @@ static void overhead_panels(struct sweep_canvas *p, const struct sweep_config *c
 		snprintf(title, sizeof(title), "Cost per exit of %s%s",
 			 a->cmp[k].title + strlen("%ovhd of "), probe ? " (taskstats_exit)" :
 			 " (whole exit: probe off)");
-		comparison_panel(p, cfg, plan, a, k, cost, true, title,
-				 probe ? "ns per exit, a - b" : "us per exit, a - b");
+		snprintf(yl, sizeof(yl), "%s per exit, a - b", sweep_metrics[cost].unit);
+		comparison_panel(p, cfg, plan, a, k, cost, true, title, yl);
 	}
 	if (!loss)
 		return;
-	metric_panel(p, cfg, plan, a, M_MON_US_PER_RECORD, "monitor_us_per_record: "
-		     "exitmon's user+sys / records received (exact)", "us per record", true);
+	named_panel(p, cfg, plan, a, M_MON_US_PER_RECORD, "exitmon's user+sys / "
+		    "records received (exact)", "record", true);
 	sweep_canvas_panel_begin(p, "Records lost and dropped per run (mean; "
 				 "dropped counts the whole socket)", x_title(cfg),
 				 "records per run", true, true);
@@ -337,18 +358,19 @@ static void panels(struct sweep_canvas *p, const struct sweep_config *cfg,
 	} else if (cfg->kind == KIND_REAP) {
 		metric_panel(p, cfg, plan, a, M_FORK_REAP_P50,
 			     "Time to fork and reap one child (median per run)",
-			     "microseconds", false);
+			     time_axis("microseconds"), false);
 		metric_panel(p, cfg, plan, a, M_KILL_REAP,
-			     "Time to kill and reap a batch of children", "seconds", false);
+			     "Time to kill and reap a batch of children",
+			     time_axis("seconds"), false);
 		metric_panel(p, cfg, plan, a, M_KILL_BG,
 			     "Time to kill and reap all background children",
-			     "seconds", false);
+			     time_axis("seconds"), false);
 		comparison_panels(p, cfg, plan, a);
 	} else {
 		cohort_panel(p, cfg, plan, a);
 		p->categorical = true;
 		metric_panel(p, cfg, plan, a, M_SPREAD, "Spread of finish times "
-			     "(last - first)", "seconds", false);
+			     "(last - first)", time_axis("seconds"), false);
 		comparison_panels(p, cfg, plan, a);
 	}
 }

@@ -29,13 +29,69 @@ const char *sweep_probe_method_arg(enum sweep_probe mode)
 	return mode_names[mode];
 }
 
-int sweep_probe_apply(const struct kvmap *kv, double *v)
+const char *sweep_probe_unit(const struct kvmap *kv)
+{
+	const char *u = kv_map_get(kv, PROBE_KEY_UNIT);
+
+	return u ? u : "ns";	/* exitprobe before the instruction clock */
+}
+
+/* The mode of the class most of the run's exits were in: the cell's
+ * class (a thread run's few process exits, such as exitgen's own, are
+ * another).  0, or -ENOENT when that class has no mode (its common
+ * path beyond exitprobe's exact window, or no fentry). */
+static int main_class_mode(const struct kvmap *kv, double *mode)
+{
+	static const char *const classes[] = {
+		PROBE_CLASS_TGID_ON "_" PROBE_CLASS_NOLISTENER,
+		PROBE_CLASS_TGID_OFF "_" PROBE_CLASS_NOLISTENER,
+		PROBE_CLASS_TGID_ON "_" PROBE_CLASS_LISTENER,
+		PROBE_CLASS_TGID_OFF "_" PROBE_CLASS_LISTENER,
+	};
+	double most = 0, n;
+	const char *best = NULL;
+	char key[96];
+
+	for (size_t i = 0; i < sizeof(classes) / sizeof(classes[0]); i++) {
+		snprintf(key, sizeof(key), "exits_%s", classes[i]);
+		if (kv_map_double(kv, key, &n) == 0 && n > most) {
+			most = n;
+			best = classes[i];
+		}
+	}
+	if (!best)
+		return -ENOENT;
+	snprintf(key, sizeof(key), "%s%s", PROBE_KEY_MODE_PREFIX, best);
+	if (kv_map_double(kv, key, mode) < 0 || !(*mode >= 0))
+		return -ENOENT;
+	return 0;
+}
+
+/* The per-exit figure: the mode where exitprobe's headline is the mode
+ * (the instruction clock, fentry: the common path's exact count, which
+ * interrupted or slow calls cannot move, where they skew the mean),
+ * else the mean.  -1 when there is neither. */
+static double ts_per_exit(const struct kvmap *kv)
+{
+	const char *h = kv_map_get(kv, PROBE_KEY_HEADLINE);
+	double x;
+
+	if (h && !strcmp(h, "mode") && main_class_mode(kv, &x) == 0)
+		return x;
+	if (kv_map_double(kv, PROBE_KEY_NS_PER_EXIT, &x) == 0 && x >= 0)
+		return x;
+	return -1;
+}
+
+int sweep_probe_apply(const struct kvmap *kv, const char *unit, double *v)
 {
 	double exits, x;
 
+	if (strcmp(sweep_probe_unit(kv), unit))
+		return -EPROTO;
 	if (kv_map_double(kv, PROBE_KEY_EXITS, &exits) < 0 || exits < 0)
 		return -EBADMSG;
-	if (kv_map_double(kv, PROBE_KEY_NS_PER_EXIT, &x) == 0 && x >= 0)
+	if ((x = ts_per_exit(kv)) >= 0)
 		v[M_TS_NS_PER_EXIT] = x;
 	if (exits == 0)
 		return 0;
@@ -114,8 +170,16 @@ void sweep_probe_describe(const struct kvmap *kv, char *buf, size_t len)
 	const char *m = kv_map_get(kv, PROBE_KEY_METHOD);
 	const char *p = kv_map_get(kv, PROBE_KEY_PERIOD_US);
 	const char *why = kv_map_get(kv, PROBE_KEY_METHOD_WHY);
+	char period[64] = "";
+	double us;
 
-	snprintf(buf, len, "%s%s%s%s%s%s", m ? m : "unknown method",
-		 p ? ", period " : "", p ? p : "", p ? " us" : "",
+	/* period_us is in thousands of the summary's unit: under the
+	 * instruction clock a count of instructions, never a time */
+	if (p && !strcmp(sweep_probe_unit(kv), "instr") &&
+	    kv_map_double(kv, PROBE_KEY_PERIOD_US, &us) == 0)
+		snprintf(period, sizeof(period), ", period %.0f instr", us * 1000);
+	else if (p)
+		snprintf(period, sizeof(period), ", period %s us", p);
+	snprintf(buf, len, "%s%s%s%s", m ? m : "unknown method", period,
 		 why && *why ? ": " : "", why && *why ? why : "");
 }

@@ -11,11 +11,20 @@
 int sweep_probe_parse_mode(const char *s, enum sweep_probe *mode);
 /* exitprobe's --method value for a mode ("auto" for PROBE_AUTO). */
 const char *sweep_probe_method_arg(enum sweep_probe mode);
+/* The unit of a summary's timed figures: its "unit" ("ns", or "instr"
+ * under the instruction clock), "ns" when it has none (an exitprobe from
+ * before the clock). */
+const char *sweep_probe_unit(const struct kvmap *kv);
 /* A run's probe summary into v[M_TS_NS_PER_EXIT], v[M_TGID_ON_SHARE],
  * v[M_LISTENER_SHARE], v[M_FOREIGN_EXITS] and the probe's own cost
- * v[M_PROBE_BPF_NS_PER_EXIT], v[M_PROBE_SAMPLES_PER_EXIT].  0, or
- * -EBADMSG when it has no exit count (the shares would mean nothing). */
-int sweep_probe_apply(const struct kvmap *kv, double *v);
+ * v[M_PROBE_BPF_NS_PER_EXIT], v[M_PROBE_SAMPLES_PER_EXIT].  The per-exit
+ * figure is the mode of the run's main class where the summary's
+ * headline is the mode (fentry under the instruction clock), else the
+ * mean.  unit is the sweep's own ("ns" or "instr"): 0; -EPROTO when the
+ * summary's unit is another (a probe on another clock, or one too old to
+ * say, under the instruction clock); -EBADMSG when it has no exit count
+ * (the shares would mean nothing). */
+int sweep_probe_apply(const struct kvmap *kv, const char *unit, double *v);
 /* The probe's cost from blocks ABBA blocks of achieved rates: block b's
  * runs alone are alone[2b], alone[2b+1], under the probe probed[2b],
  * probed[2b+1]; its ratio is their sums' quotient.  Fills pc's blocks,

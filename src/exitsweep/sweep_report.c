@@ -88,11 +88,11 @@ static void probe_cost_lines(FILE *f, const struct sweep_config *cfg,
 	sweep_probe_cost_describe(&cfg->probe_cost, line, sizeof(line));
 	cell_range(bpf, sizeof(bpf), plan, M_PROBE_BPF_NS_PER_EXIT);
 	cell_range(smp, sizeof(smp), plan, M_PROBE_SAMPLES_PER_EXIT);
-	fprintf(f, "probe cost: %s;\n  in the runs its BPF programs took %s ns "
+	fprintf(f, "probe cost: %s;\n  in the runs its BPF programs took %s %s "
 		"per exit and it took %s samples per exit\n  (cell means; the "
 		"sampling interrupts cost on top of the BPF programs, and all of "
 		"it\n  counts in every cell's CPU/exit and Machine CPU/exit)\n",
-		line, bpf, smp);
+		line, bpf, sweep_metrics[M_PROBE_BPF_NS_PER_EXIT].unit, smp);
 }
 
 static void header(FILE *f, const struct sweep_config *cfg,
@@ -110,6 +110,8 @@ static void header(FILE *f, const struct sweep_config *cfg,
 		m->kernel, m->arch, m->cpus, m->cpu_model);
 	if (m->emulated[0])
 		fprintf(f, "WARNING: " EMULATED_NOTE "\n", m->emulated);
+	if (sweep_metrics_instr())
+		fprintf(f, "%s\n", REPORT_INSTR_NOTE);
 	if (m->struct_version)
 		fprintf(f, "taskstats version %d; ", m->struct_version);
 	else

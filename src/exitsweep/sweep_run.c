@@ -20,6 +20,7 @@
 #include "sweep_cohort.h"
 #include "sweep_cpu.h"
 #include "sweep_exec.h"
+#include "sweep_metrics.h"
 #include "sweep_probe.h"
 #include "sweep_proc.h"
 #include "sweep_signal.h"
@@ -299,6 +300,33 @@ static void derive(struct sweep_run *run, double busy)
 					 v[M_RECORDS] * 1e6;
 }
 
+/* Why a probe summary's unit is not the sweep's, into err. */
+static void unit_mismatch(const char *probe_unit, char *err, size_t errlen)
+{
+	if (sweep_metrics_instr())
+		snprintf(err, errlen, "exitprobe gives its figures in %s, but the clock "
+			 "counts instructions (EXITMON_CLOCK=instructions): give exitprobe "
+			 "the same environment, and use the one built with this "
+			 "exitsweep", probe_unit);
+	else
+		snprintf(err, errlen, "exitprobe gives its figures in %s, but exitsweep "
+			 "runs on the ordinary clock (no EXITMON_CLOCK=instructions): run "
+			 "both with the same environment", probe_unit);
+}
+
+/* The probe's summary into v, or why not in err. */
+static int probe_apply(const struct kvmap *pkv, const char *path, double *v,
+		       char *err, size_t errlen)
+{
+	int r = sweep_probe_apply(pkv, sweep_metrics_unit(), v);
+
+	if (r == -EPROTO)
+		unit_mismatch(sweep_probe_unit(pkv), err, errlen);
+	else if (r < 0)
+		snprintf(err, errlen, "exitprobe's summary %s has no exit count", path);
+	return r;
+}
+
 /* exitmon (if the cell has a listener) around exitgen (under the probe
  * when on), then the summaries into the run's metrics. */
 static int run_both(const struct run_env *env, const struct sweep_cell *c,
@@ -317,12 +345,8 @@ static int run_both(const struct run_env *env, const struct sweep_cell *c,
 		goto out;
 	run->v[M_WALL] = g.wall;
 	from_exitgen(cfg, &gkv, run);
-	if (g.probe && sweep_probe_apply(&pkv, run->v) < 0) {
-		snprintf(err, errlen, "exitprobe's summary %s has no exit count",
-			 f->probe_sum);
-		r = -EBADMSG;
+	if (g.probe && (r = probe_apply(&pkv, f->probe_sum, run->v, err, errlen)) < 0)
 		goto out;
-	}
 	if (cfg->kind == KIND_REAP) {
 		r = gen_run(env, c, run->tag, f, &k, &kkv, NULL, err, errlen);
 		if (r < 0)
@@ -343,6 +367,18 @@ out:
 	kv_map_free(&mkv);
 	kv_map_free(&pkv);
 	return r;
+}
+
+/* On the instruction clock a run's timed figures, measured in their own
+ * units (s, ms, us, ns of a clock that advances one ns per instruction),
+ * become plain counts of instructions, once, before any statistic. */
+static void to_instr(struct sweep_run *run)
+{
+	if (!sweep_metrics_instr())
+		return;
+	sweep_metrics_to_instr(run->v);
+	for (size_t i = 0; i < run->n_exit_times; i++)
+		run->exit_times[i] *= 1e9;	/* seconds */
 }
 
 int sweep_run_one(const struct run_env *env, const struct sweep_cell *c,
@@ -374,6 +410,8 @@ int sweep_run_one(const struct run_env *env, const struct sweep_cell *c,
 	if (r == 0 && keep && (r = sweep_cohort_read_csv(f.mon_out, run->tag, run)) < 0)
 		snprintf(err, errlen, "cannot read exitmon's records %s: %s",
 		     f.mon_out, strerror(-r));
+	if (r == 0)
+		to_instr(run);
 	run->done = r == 0;
 	if (m.running)
 		sweep_proc_stop(m.pid, SWEEP_STOP_GRACE_S, &status);
@@ -430,7 +468,10 @@ int sweep_run_probe_check(const struct run_env *env, struct sweep_config *cfg,
 		const char *m = kv_map_get(&kv, PROBE_KEY_METHOD);
 		enum sweep_probe used;
 
-		if (m && sweep_probe_parse_mode(m, &used) == 0 &&
+		if (strcmp(sweep_probe_unit(&kv), sweep_metrics_unit())) {
+			unit_mismatch(sweep_probe_unit(&kv), err, errlen);
+			r = -EPROTO;
+		} else if (m && sweep_probe_parse_mode(m, &used) == 0 &&
 		    (used == PROBE_FENTRY || used == PROBE_SAMPLE))
 			snprintf(cfg->probe_method, sizeof(cfg->probe_method), "%s", m);
 		sweep_probe_describe(&kv, cfg->probe_note, sizeof(cfg->probe_note));

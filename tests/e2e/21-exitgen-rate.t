@@ -76,12 +76,26 @@ j = json.load(open(sys.argv[1]))
 kv = dict(l.rstrip('\n').split('=', 1) for l in open(sys.argv[2]))
 need = ('exits target_rate achieved_rate elapsed user sys user_self sys_self '
         'user_children sys_children saturated late_p50_us late_p99_us '
-        'late_max_us shape tag tasks_created stopped_by').split()
+        'late_max_us shape tag tasks_created stopped_by cpu_unit cpu_self '
+        'cpu_children cpu_total cpu_per_exit').split()
 assert all(k in kv for k in need), [k for k in need if k not in kv]
 assert list(j) == list(kv), (list(j), list(kv))
 for k, v in j.items():
     assert str(v) == kv[k] or abs(float(v) - float(kv[k])) < 1e-9, (k, v, kv[k])
 assert kv['shape'] == 'group:2' and kv['exits'] == '300'
+PY
+# The exact CPU: its parts add up, per exit is the total over the exits,
+# and it is the sum getrusage gives (both are the scheduler's runtime,
+# read a moment apart); ns on this machine.
+check "exact CPU: parts, per exit, unit ns, and getrusage's sum" python3 - "$T/j.sum" <<'PY'
+import sys
+kv = dict(l.rstrip('\n').split('=', 1) for l in open(sys.argv[1]))
+self_, ch, tot = int(kv['cpu_self']), int(kv['cpu_children']), int(kv['cpu_total'])
+assert kv['cpu_unit'] == 'ns', kv['cpu_unit']
+assert self_ > 0 and ch > 0 and tot == self_ + ch, (self_, ch, tot)
+assert abs(float(kv['cpu_per_exit']) - tot / 300) < 0.1, kv['cpu_per_exit']
+ru = (float(kv['user']) + float(kv['sys'])) * 1e9
+assert abs(tot - ru) < 0.02 * ru + 1e6, (tot, ru)
 PY
 check "every summary key is documented in exitgen(1)" python3 - "$T/j.sum" "$TOP/man/exitgen.1" <<'PY'
 import sys

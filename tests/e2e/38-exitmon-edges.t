@@ -64,14 +64,15 @@ check "--capture onto an Ethernet pcap: exit 8 (got $rc), untouched" \
 check "--capture appends to its own kind (exit $rc)" [ $rc -eq 0 ]
 
 # An oversized packet first, then a real capture: skipped, counted, the
-# rest replayed.
+# rest replayed.  The file's snaplen is tcpdump's (262144): above it, such
+# a length is a damaged header (71-exitstat-inputs.t).
 "$EXITMON" --capture "$T/real.pcap" --comm "$TAG" -o /dev/null --duration 1 2>/dev/null &
 p=$!; sleep 0.5; for i in 1 2 3; do "$tagged"; done; wait $p
 python3 - "$T/real.pcap" "$T/big.pcap" <<'PY'
 import struct, sys
 data = open(sys.argv[1], "rb").read()
 big = struct.pack("=IIII", 0, 0, 70000, 70000) + b"\0" * 70000
-open(sys.argv[2], "wb").write(data[:24] + big + data[24:])
+open(sys.argv[2], "wb").write(data[:16] + struct.pack("=I", 262144) + data[20:24] + big + data[24:])
 PY
 "$EXITMON" --replay "$T/real.pcap" --comm "$TAG" -f csv --summary "$T/r1.sum" > "$T/r1.csv" 2>/dev/null
 "$EXITMON" --replay "$T/big.pcap" --comm "$TAG" -f csv --summary "$T/r2.sum" > "$T/r2.csv" 2> "$T/e2"; rc=$?

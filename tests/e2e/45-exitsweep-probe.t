@@ -5,7 +5,8 @@
 # met a collector the sweep did not start (with a listener of its own or
 # not) is marked, says how many exits did, and is left out of the
 # comparisons; fentry falls back or is refused in one line;
-# --probe off says so once.  The probe's own cost (a flat-out loop's
+# --probe off says so once; under the instruction clock a probe in ns is
+# refused, and the files say their unit.  The probe's own cost (a flat-out loop's
 # speed under it over alone; its BPF time and samples per exit) is in the
 # header, the JSON and the CSV.
 . "$(dirname "$0")/lib.sh"
@@ -101,4 +102,32 @@ assert d['config']['probe'] == 'off' and 'probe_cost' not in d['config']
 assert all(c['metrics']['ts_ns_per_exit']['n'] == 0 for c in d['cells'])" "$T/o.json"
 check "--probe off: no probe cost measured or reported" \
 	sh -c "! grep -q 'probe cost' '$T/o.out' '$T/o.err'"
+
+# The instruction clock (EXITMON_CLOCK=instructions, as kernel-run sets
+# it) with a probe whose summary says ns (another environment, or an
+# exitprobe from before the clock): never mixed into the sweep's figures.
+printf '#!/bin/sh\nexec env -u EXITMON_CLOCK "%s" "$@"\n' "$EXITPROBE" >"$T/probe-ns"
+chmod 755 "$T/probe-ns"
+EXITMON_CLOCK=instructions "$EXITSWEEP" --probe sample --exitprobe "$T/probe-ns" \
+	--rates max --count 100 --runs 2 --tgid on --listener none -q >"$T/m.out" 2>"$T/m.err"; rc=$?
+check "instruction clock, --probe sample in ns: exit 1, one line saying why" \
+	sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$T/m.err') -eq 1 ] && grep -q '^exitsweep: --probe sample cannot run: exitprobe gives its figures in ns, but the clock counts instructions' '$T/m.err'"
+EXITMON_CLOCK=instructions "$EXITSWEEP" --exitprobe "$T/probe-ns" --rates max \
+	--count 100 --runs 2 --tgid on --listener none -q --json "$T/m.json" \
+	--csv "$T/m.csv" >"$T/m.out" 2>"$T/m.err"; rc=$?
+check "instruction clock, --probe auto in ns: the probe off, the header says why" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^probe: off: exitprobe gives its figures in ns' '$T/m.out'"
+check "instruction clock: JSON unit instr, keys and CSV columns in instr" python3 -c "
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+assert d['unit'] == 'instr', d['unit']
+assert 'cpu_instr_per_exit' in d['runs'][0]['values'] and 'cpu_us_per_exit' not in d['runs'][0]['values']
+r = next(csv.DictReader(open(sys.argv[2])))
+assert r['unit'] == 'instr' and 'user_instr' in r and 'user_s' not in r
+" "$T/m.json" "$T/m.csv"
+check "the machine's own clock: JSON and CSV unit ns" python3 -c "
+import csv, json, sys
+assert json.load(open(sys.argv[1]))['unit'] == 'ns'
+assert next(csv.DictReader(open(sys.argv[2])))['unit'] == 'ns'
+" "$T/s.json" "$T/s.csv"
 done_testing

@@ -166,6 +166,54 @@ gzip -c big.csv >short4.csv.gz; truncate -s -4 short4.csv.gz
 "$EXITSTAT" -f csv short4.csv.gz >/dev/null 2>short4.err; rc=$?
 check "gzip without its last 4 bytes: exit 3, said so, every row read" \
 	eval '[ $rc -eq 3 ] && grep -q "short4.csv.gz: the gzip data ends early after 3000 records" short4.err'
+# Damage in one gzip member costs no later one (issue 34, item 3): three
+# members of 1,000 rows (logrotate's and cat's), the middle one damaged,
+# cut in half, or after garbage bytes: the first and last members read
+# whole, one line with the place, exit 3; zero padding after the last
+# member (gzip -t takes it) is no damage; the same for a gzip'd capture.
+# The rows in the older columns, as above: the damaged member's bytes stay
+# those that make it a damaged member.
+python3 - "$D/real-v16.csv" "$D/real-v16.pcap" <<'PY'
+import gzip, re, sys
+head, *rows = [re.sub(rb'^(run,seq,time_ns|[0-9a-f]{32},[0-9]+,[0-9]+),', b'', l)
+               for l in open(sys.argv[1], 'rb').read().splitlines(keepends=True)]
+def many(n, k=0): return b''.join(rows[(i + k) % len(rows)] for i in range(n))
+def gz(d): return gzip.compress(d, 9, mtime=0)
+def w(name, data): open(name, 'wb').write(data)
+m1, m2, m3 = gz(head + many(1000)), gz(many(1000, 3)), gz(many(1000, 7))
+open('m1.at', 'w').write('%d\n' % len(m1))
+d2 = bytearray(m2)
+for i in range(len(d2) // 2, len(d2) // 2 + 16): d2[i] ^= 0xff
+w('mdmg.csv.gz', m1 + bytes(d2) + m3)
+w('mcut.csv.gz', m1 + m2[:len(m2) // 2] + m3)
+w('mjunk.csv.gz', m1 + b'junk bytes\n' + m2 + m3)
+w('mpad.csv.gz', m1 + m2 + m3 + bytes(4096))
+w('m3.csv', many(1000, 7))
+p = open(sys.argv[2], 'rb').read()
+a, c = len(p) // 3, 2 * len(p) // 3
+pm2 = gz(p[a:c])
+w('mcut.pcap.gz', gz(p[:a]) + pm2[:len(pm2) // 2] + gz(p[c:]))
+PY
+m1=$(cat m1.at)
+for f in "mdmg:a damaged gzip member at byte $m1 of the file" \
+	 "mcut:a damaged gzip member at byte $m1 of the file" \
+	 "mjunk:bytes that are no gzip member at byte $m1 of the file: 11 bytes"; do
+	"$EXITSTAT" -f csv "${f%%:*}.csv.gz" >mem.sum 2>mem.err; rc=$?
+	n=$(sed -n 's/^exitstat: \([0-9]*\) records read.*/\1/p' mem.err)
+	check "${f%%:*}.csv.gz: exit 3 (got $rc), at least the 2,000 rows of the good members read (got $n)" \
+		sh -c "[ $rc -eq 3 ] && [ '$n' -ge 2000 ]"
+	check "${f%%:*}.csv.gz: one line: ${f#*:}" \
+		eval '[ "$(grep -c "gzip member" mem.err)" -eq 1 ] && grep -q "^exitstat: ${f%%:*}.csv.gz: ${f#*:}.* passed over in 1 place to the next gzip member" mem.err'
+done
+"$EXITSTAT" -f csv mjunk.csv.gz >/dev/null 2>mem.err
+check "garbage between members: all 3,000 rows read" grep -q "^exitstat: 3000 records read" mem.err
+"$EXITSTAT" -f csv mpad.csv.gz >/dev/null 2>mem.err; rc=$?
+check "zero padding after the last member: exit 0 (got $rc), 3,000 rows, no damage said" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^exitstat: 3000 records read' mem.err && [ \$(wc -l <mem.err) -eq 1 ]"
+"$EXITSTAT" -f csv mcut.pcap.gz >/dev/null 2>mem.err; rc=$?
+n=$(sed -n 's/^exitstat: \([0-9]*\) records read.*/\1/p' mem.err)
+check "a gzip'd capture with its middle member cut: exit 3 (got $rc), the last third's packets read (got $n records)" \
+	sh -c "[ $rc -eq 3 ] && [ '$n' -ge 20 ] && grep -q 'mcut.pcap.gz: a damaged gzip member' mem.err"
 mkdir adir
 "$EXITSTAT" adir >/dev/null 2>dir.err; rc=$?
 check "a directory: exit 1, 'Is a directory'" \
@@ -200,7 +248,9 @@ mid = len(pkts) // 2
 def w(name, data): open(name, 'wb').write(data)
 big = struct.pack('<IIII', 1, 0, 70000, 70000) + b'\xab' * 70000
 empty = struct.pack('<IIII', 1, 0, 0, 0)
-w('oversize.pcap', hdr + b''.join(pkts[:mid]) + big + b''.join(pkts[mid:]))
+# tcpdump's snaplen (262144): a packet of 70000 bytes can be in the file.
+snap256k = hdr[:16] + struct.pack('<I', 262144) + hdr[20:]
+w('oversize.pcap', snap256k + b''.join(pkts[:mid]) + big + b''.join(pkts[mid:]))
 w('empty.pcap', hdr + b''.join(pkts[:mid]) + empty + b''.join(pkts[mid:]))
 w('ns.pcap', struct.pack('<I', 0xa1b23c4d) + b[4:])
 be = struct.pack('>IHHiIII', *struct.unpack('<IHHiIII', hdr))
@@ -208,6 +258,21 @@ w('be.pcap', be + b[24:])
 w('short.pcap', b[:10])
 w('eth.pcap', hdr[:20] + struct.pack('<I', 1) + b[24:])
 w('ng.pcap', bytes.fromhex('0a0d0d0a1c0000004d3c2b1a01000000ffffffffffffffff1c000000'))
+# Record headers that lie about their length (issue 34, item 2): above the
+# file's snaplen (65535), above the packet's original length, running past
+# the end of the file; a few garbage bytes between two packets; and the
+# last packet cut short, which is no damage.
+def lie(p, incl, orig):
+    return p[:8] + struct.pack('<II', incl, orig) + p[16:]
+at = 24 + sum(len(p) for p in pkts[:mid])
+open('lie.at', 'w').write('%d\n' % at)
+rest = b''.join(pkts[mid + 1:])
+w('lie-snaplen.pcap', hdr + b''.join(pkts[:mid]) + lie(pkts[mid], 70000, 70000) + rest)
+w('lie-orig.pcap', hdr + b''.join(pkts[:mid]) + lie(pkts[mid], len(pkts[mid]) - 8, len(pkts[mid]) - 16) + rest)
+w('lie-end.pcap', hdr + b''.join(pkts[:mid]) + lie(pkts[mid], 60000, 60000) + rest)
+w('lie-first.pcap', hdr + lie(pkts[0], 70000, 70000) + b''.join(pkts[1:]))
+w('junk.pcap', hdr + b''.join(pkts[:mid]) + b'\x01\x02garbage' + b''.join(pkts[mid:]))
+w('cutlast.pcap', b[:-30])
 PY
 "$EXITSTAT" -f csv oversize.pcap >over.sum 2>over.err; rc=$?
 check "an oversize packet: skipped and said, exit 0, every record read" \
@@ -219,6 +284,90 @@ check "an oversize packet: exitmon --replay reads as many records" \
 "$EXITMON" --replay empty.pcap -f csv -o /dev/null 2>empty.mon
 check "an empty packet: one malformed message in both readers" \
 	eval '[ $rc -eq 0 ] && grep -q "empty.pcap: 1 malformed messages skipped" empty.err && grep -q " 1 malformed" empty.mon && cmp -s base.sum empty.sum'
+at=$(cat lie.at)
+for f in "lie-snaplen:its length is above the file's snaplen:33:$at:612" \
+	 "lie-orig:its captured length is above the packet's original length:33:$at:612" \
+	 "lie-end:its length runs past the end over the packets after it:33:$at:612" \
+	 "lie-first:its length is above the file's snaplen:33:24:612" \
+	 "junk:its length is above the file's snaplen:34:$at:9"; do
+	IFS=: read -r name why recs off bytes <<<"$f"
+	"$EXITSTAT" -f csv $name.pcap >lie.sum 2>lie.err; rc=$?
+	check "$name.pcap: exit 3 (got $rc), $recs records: only the lying packet lost" \
+		sh -c "[ $rc -eq 3 ] && grep -q '^exitstat: $recs records read' lie.err"
+	check "$name.pcap: one line, the place and the cause, what was skipped" \
+		eval '[ "$(grep -c damaged lie.err)" -eq 1 ] && grep -q "^exitstat: $name.pcap: damaged: the record header at byte $off does not hold ($why); $bytes bytes passed over in 1 place to the next whole packet" lie.err && ! grep -q "cut short" lie.err'
+	rm -f lie.csv; "$EXITMON" --replay $name.pcap -f csv -o lie.csv 2>lie.mon; rc=$?
+	check "$name.pcap: exitmon --replay exit 9 (got $rc), the same $recs records, the same line" \
+		eval '[ $rc -eq 9 ] && grep -q "done: $recs records" lie.mon && [ "$(($(n_rows lie.csv) - 1))" -eq $recs ] &&
+		      grep -q "^exitmon: capture $name.pcap: damaged: the record header at byte $off does not hold ($why)" lie.mon'
+done
+gzip -c lie-end.pcap | "$EXITSTAT" -f csv - >/dev/null 2>liegz.err; rc=$?
+check "a lying header in a gzip'd pcap on standard input: exit 3 (got $rc), 33 records" \
+	sh -c "[ $rc -eq 3 ] && grep -q '^exitstat: 33 records read' liegz.err && grep -q '^exitstat: -: damaged: the record header at byte $at' liegz.err"
+cat "$D/real-v16.pcap" "$D/real-6.1.176-v13.pcap" > joined.pcap
+"$EXITSTAT" -f csv joined.pcap >/dev/null 2>joined.err; rc=$?
+"$EXITMON" --replay joined.pcap -o /dev/null 2>joined.mon; rc2=$?
+check "two captures joined by cat: exit 0 in both (got $rc, $rc2), 68 records, no damage" \
+	sh -c "[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && grep -q '^exitstat: 68 records read' joined.err &&
+	       grep -q 'done: 68 records' joined.mon && ! grep -q damaged joined.err joined.mon"
+"$EXITSTAT" -f csv cutlast.pcap >/dev/null 2>cutlast.err; rc=$?
+"$EXITMON" --replay cutlast.pcap -o /dev/null 2>cutlast.mon; rc2=$?
+check "the last packet cut short: still 'cut short', exit 0 in both (got $rc, $rc2), 33 records" \
+	sh -c "[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && grep -q 'cut short' cutlast.err && grep -q '^exitstat: 33 records read' cutlast.err &&
+	       ! grep -q damaged cutlast.err cutlast.mon && grep -q 'ends in a partial packet' cutlast.mon"
+# Diagnostics named for what they are (issue 34, item 21): bytes after a
+# good message inside a packet are not a malformed message; another
+# generic netlink command's or family's message is not an exit record
+# (nor malformed, nor silently dropped); a captured length above the
+# original one is a damaged header (lie-orig.pcap above).
+python3 - "$D/real-v16.pcap" <<'PY'
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+hdr, pkts, off = b[:24], [], 24
+while off < len(b):
+    n = struct.unpack_from('<I', b, off + 8)[0]
+    pkts.append(bytearray(b[off:off + 16 + n])); off += 16 + n
+def w(name, ps): open(name, 'wb').write(hdr + b''.join(bytes(p) for p in ps))
+# a single-message packet (a process exit: its pid record only) mid-file
+k = next(i for i in range(len(pkts) // 2, len(pkts)) if len(pkts[i]) < 700)
+t = [bytearray(p) for p in pkts]
+t[k][8:16] = struct.pack('<II', len(t[k]) - 16 + 20, len(t[k]) - 16 + 20)
+t[k] += b'twenty trailing byte'
+w('trailing.pcap', t)
+c = [bytearray(p) for p in pkts]; c[k][16 + 16] = 1	# TASKSTATS_CMD_GET
+w('othercmd.pcap', c)
+# another family's message: another type, and attributes that are not
+# taskstats' (its first one's type changed); the same attributes under
+# the taskstats type are a malformed message
+f = [bytearray(p) for p in pkts]; f[k][16 + 16 + 4 + 2] = 0x63
+w('badattr.pcap', f)
+f[k][16 + 4:16 + 6] = struct.pack('<H', 0x1234)
+w('otherfam.pcap', f)
+PY
+"$EXITSTAT" -f csv trailing.pcap >trail.sum 2>trail.err; rc=$?
+check "bytes after a good message in a packet: exit 0 (got $rc), all 34 records, nothing malformed, the bytes named" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^exitstat: 34 records read' trail.err && ! grep -q malformed trail.err &&
+	       grep -q 'trailing.pcap: 1 packets with bytes after their last whole message' trail.err && cmp -s base.sum trail.sum"
+"$EXITMON" --replay trailing.pcap -o /dev/null --summary trail.kv 2>trail.mon; rc=$?
+k=$(kv trail.kv trailing)
+check "... exitmon --replay: exit 0 (got $rc), 34 records, 0 malformed, trailing=1 (got $k), said" \
+	sh -c "[ $rc -eq 0 ] && grep -q 'done: 34 records' trail.mon && grep -q ' 0 malformed' trail.mon &&
+	       [ '$k' = 1 ] && grep -q '1 datagrams had bytes after their last whole message' trail.mon"
+for f in othercmd otherfam; do
+	"$EXITSTAT" -f csv $f.pcap >other.sum 2>other.err; rc=$?
+	check "$f.pcap: exit 0 (got $rc), 33 records, nothing malformed, one message that is no exit record named" \
+		sh -c "[ $rc -eq 0 ] && grep -q '^exitstat: 33 records read' other.err && ! grep -q malformed other.err &&
+		       grep -q '$f.pcap: 1 messages that are not exit records (another generic netlink command or family' other.err"
+	"$EXITMON" --replay $f.pcap -o /dev/null --summary other.kv 2>other.mon; rc=$?
+	k=$(kv other.kv other)
+	check "... exitmon --replay: exit 0 (got $rc), 33 records, 0 malformed, other=1 (got $k), said" \
+		sh -c "[ $rc -eq 0 ] && grep -q 'done: 33 records' other.mon && grep -q ' 0 malformed' other.mon &&
+		       [ '$k' = 1 ] && grep -q '1 messages were not exit records' other.mon"
+done
+"$EXITSTAT" -f csv badattr.pcap >/dev/null 2>other.err; rc=$?
+check "... the same message under the taskstats type: 1 malformed, not another family's" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^exitstat: 33 records read' other.err && grep -q 'badattr.pcap: 1 malformed messages' other.err &&
+	       ! grep -q 'not exit records' other.err"
 "$EXITSTAT" -f csv ns.pcap >ns.sum 2>/dev/null
 check "a nanosecond pcap: read like a microsecond one" cmp -s base.sum ns.sum
 for f in "be.pcap:a big-endian pcap" "short.pcap:a pcap cut short inside its 24-byte file header" \
@@ -327,6 +476,14 @@ check "exitmon -F pid,comm: warned that exitstat will not read it" \
 "$EXITSTAT" notype.csv >/dev/null 2>notype.err; rc=$?
 check "exitstat on it: exit 1 (got $rc), saying its records cannot be told apart" \
 	sh -c "[ $rc -eq 1 ] && grep -q 'no type or no pid column (exitmon -F without them)' notype.err"
+"$EXITMON" --replay "$D/real-v16.pcap" -f jsonl -F pid,comm -o notype.jsonl 2>/dev/null
+"$EXITSTAT" notype.jsonl >/dev/null 2>notype.jerr; rc=$?
+check "the same in JSON lines: exit 1 (got $rc), the same reason, not 'malformed'" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'records without type or pid (exitmon -F without them)' notype.jerr && ! grep -q malformed notype.jerr"
+{ head -3 notype.jsonl; "$EXITMON" --replay "$D/real-v16.pcap" -f jsonl -F type,pid,comm 2>/dev/null | head -5; } > mixed.jsonl
+"$EXITSTAT" mixed.jsonl >/dev/null 2>mixed.err; rc=$?
+check "3 such lines among 5 good ones: exit 0 (got $rc), 5 read, the 3 named" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^exitstat: 5 records read' mixed.err && grep -q ': 3 records without type or pid' mixed.err"
 "$EXITMON" --replay "$D/real-v16.pcap" -f csv -F type,pid,comm -o typepid.csv 2>typepid.mon
 check "exitmon -F type,pid,comm: no such warning" sh -c "! grep -q 'leaves out' typepid.mon"
 # An unclosed quote near the end of a file of short rows: that row is

@@ -91,3 +91,34 @@ seed('pcap-short-header', hdr[:10])
 seed('pcap-ethernet', hdr[:20] + struct.pack('<I', 1) + few)
 seed('pcapng', bytes.fromhex('0a0d0d0a1c0000004d3c2b1a01000000ffffffffffffffff1c000000'))
 seed('pcap-gz', hdr + few, 2)
+
+# Issue 34, items 2 and 3: record headers that lie about their length
+# (above the snaplen, above the original length, past the end), garbage
+# and zeros between packets; gzip members damaged, cut or with garbage
+# between them in the middle of three, zero padding after the last.
+def lie(p, incl, orig):
+    return p[:8] + struct.pack('<II', incl, orig) + p[16:]
+three = b''.join(pkts[2:5])
+seed('pcap-lie-snaplen', hdr + pkts[0] + lie(pkts[1], 70000, 70000) + three)
+seed('pcap-lie-orig', hdr + pkts[0] + lie(pkts[1], len(pkts[1]) - 8, len(pkts[1]) - 16) + three)
+seed('pcap-lie-past-end', hdr + pkts[0] + lie(pkts[1], 60000, 60000) + three)
+seed('pcap-junk-between', hdr + pkts[0] + b'\x01garbage' + pkts[1] + bytes(40) + three)
+m1, m2, m3 = gz(csv), gz(b''.join(rows[4:12])), gz(b''.join(rows[12:20]))
+d2 = bytearray(m2)
+for i in range(len(d2) // 2, len(d2) // 2 + 8):
+    d2[i] ^= 0xff
+seed('gz-member-damaged', m1 + bytes(d2) + m3)
+seed('gz-member-cut', m1 + m2[:len(m2) // 2] + m3)
+seed('gz-member-junk', m1 + b'junk\n' + m2 + m3)
+seed('gz-zero-padding', m1 + m2 + bytes(512))
+p1, p2 = gz(hdr + few), gz(three)
+seed('pcap-gz-member-cut', p1 + p2[:len(p2) // 2] + gz(b''.join(pkts[5:8])))
+# Item 21: bytes after a good message inside a packet, another command's
+# message, another family's (another type, attributes not taskstats').
+t = bytearray(pkts[1])
+t[8:16] = struct.pack('<II', len(t) - 16 + 20, len(t) - 16 + 20)
+seed('pcap-trailing-bytes', hdr + pkts[0] + bytes(t) + b'twenty trailing byte' + pkts[2])
+c = bytearray(pkts[1]); c[16 + 16] = 1
+seed('pcap-other-command', hdr + pkts[0] + bytes(c) + pkts[2])
+f = bytearray(pkts[1]); f[16 + 16 + 4 + 2] = 0x63; f[16 + 4:16 + 6] = struct.pack('<H', 0x1234)
+seed('pcap-other-family', hdr + pkts[0] + bytes(f) + pkts[2])

@@ -6,7 +6,8 @@
 # a listener costs more than the accumulator, a second listener less than
 # the first (no second message to build), delay accounting adds to a
 # thread's exit (fill_tgid_exit adds the delays) and nothing to a process's
-# when nobody listens (no fill_stats then).
+# when nobody listens (no fill_stats then).  Its second boot (one vCPU)
+# counts the whole exit and each listener per record.
 . "$(dirname "$0")/../e2e/lib.sh"
 need_taskstats
 command -v qemu-system-x86_64 >/dev/null ||
@@ -21,7 +22,7 @@ check "--exits 5: usage error (exit $rc), one line" \
 check "a kernel that does not exist: usage error (exit $rc)" [ $rc -eq 2 ]
 check "... saying which" grep -q "no-such-kernel" "$T/u.err"
 
-"$KC" --kernel "$K" --exits 300 --repeats 2 --out "$T/c" > "$T/c.out" 2> "$T/c.err"
+"$KC" --kernel "$K" --exits 300 --listener-exits 2000 --repeats 2 --out "$T/c" > "$T/c.out" 2> "$T/c.err"
 rc=$?
 check "kernel-costs --kernel $K exits 0 (got $rc)" [ $rc -eq 0 ]
 [ $rc -eq 0 ] || tail -n 5 "$T/c.err" | sed 's/^/# /'
@@ -58,11 +59,21 @@ say(on["delayacct_thread_0"] > 0, f"delay accounting adds {on['delayacct_thread_
 say(on["delayacct_process_0"] == 0, f"and {on['delayacct_process_0']:.0f} to a process's with no listener")
 say(c[(0, 0, "process")]["at_mode_share"] >= 0.9,
     f"most calls at the mode ({c[(0, 0, 'process')]['at_mode_share']:.1%} of process exits, no listener)")
+w = k["whole_exit_per_exit"]
+say(set(w) == {"thread", "process"} and all(1000 < w[s]["median"] < 10**7 for s in w),
+    "the whole create+exit counted for both shapes: " +
+    ", ".join(f"{s} {w[s]['median']:.0f}" for s in sorted(w)))
+L = k["listener_per_record"]
+say(len(L) == 6, f"six listeners counted per record ({' '.join(sorted(L))})")
+say(all(L[c]["lost"] == 0 for c in L), "none lost a record")
+say(all(L[c]["ratio"] > 1 for c in ("csv", "jsonl", "text", "capture") if c in L),
+    "exitmon costs more than the floor in every output: " +
+    ", ".join(f"{c} {L[c]['ratio']:.2f}" for c in sorted(L)))
 PY
 while read -r ok what; do
 	case $ok in
 	1) ok "$what" ;; 0) nok "$what" ;; *) echo "$ok $what" ;;
 	esac
 done < "$T/c/checks"
-check "the JSON checks ran" [ "$(wc -l < "$T/c/checks")" -ge 10 ]
+check "the JSON checks ran" [ "$(grep -c "^[01] " "$T/c/checks")" -ge 15 ]
 done_testing

@@ -71,6 +71,8 @@ static void fill(struct spawn_config *cfg, struct spawn_result *res)
 	res->self.ru_utime.tv_usec = 250000;
 	res->children.ru_stime.tv_sec = 2;
 	res->stopped_by = STOP_DURATION;
+	res->cpu_self = 2000000;
+	res->cpu_children = 250000999;
 }
 
 static void test_keys(void **state)
@@ -92,6 +94,11 @@ static void test_keys(void **state)
 	assert_true(genreport_get(&l, "sys")->d == 2.0);
 	assert_true(genreport_get(&l, "late_p50_us")->d == 2.0);
 	assert_null(genreport_get(&l, "cohort_n"));
+	/* The exact CPU: whole units, the total over the exits. */
+	assert_int_equal(genreport_get(&l, "cpu_self")->u, 2000000);
+	assert_int_equal(genreport_get(&l, "cpu_children")->u, 250000999);
+	assert_int_equal(genreport_get(&l, "cpu_total")->u, 252000999);
+	assert_true(fabs(genreport_get(&l, "cpu_per_exit")->d - 280001.11) < 1e-6);
 	/* Stopped by a signal, the rate is not called saturated. */
 	res.stopped_by = STOP_SIGNAL;
 	assert_int_equal(genreport_build(&l, &cfg, &res, &groups), 0);
@@ -193,6 +200,38 @@ static void test_text(void **state)
 	free(t);
 }
 
+/* The exact CPU is in ns, or in instructions under the instruction clock,
+ * and then no figure of it says ns; none exited, none per exit. */
+static void test_cpu_unit(void **state)
+{
+	struct spawn_config cfg;
+	struct spawn_result res;
+	struct replist l;
+	char *groups, *t;
+
+	(void)state;
+	fill(&cfg, &res);
+	unsetenv("EXITMON_CLOCK");
+	assert_int_equal(genreport_build(&l, &cfg, &res, &groups), 0);
+	assert_string_equal(genreport_get(&l, "cpu_unit")->s, "ns");
+	t = text_of(&cfg, &res);
+	assert_non_null(strstr(t, "  cpu total  252000999 ns (self 2000000 + "
+			       "children 250000999), 280001.1 ns per exit\n"));
+	free(t);
+	setenv("EXITMON_CLOCK", "instructions", 1);
+	assert_int_equal(genreport_build(&l, &cfg, &res, &groups), 0);
+	assert_string_equal(genreport_get(&l, "cpu_unit")->s, "instr");
+	t = text_of(&cfg, &res);
+	assert_non_null(strstr(t, "  cpu total  252000999 instr (self 2000000 + "
+			       "children 250000999), 280001.1 instr per exit\n"));
+	assert_null(strstr(strstr(t, "  cpu total"), " ns"));
+	free(t);
+	unsetenv("EXITMON_CLOCK");
+	res.exits = 0;
+	assert_int_equal(genreport_build(&l, &cfg, &res, &groups), 0);
+	assert_true(genreport_get(&l, "cpu_per_exit")->d == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -202,6 +241,7 @@ int main(void)
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_json_and_summary),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_cpu_unit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -304,6 +304,115 @@ static void test_cut_gzip(void **state)
 	cut_gzip(false);
 }
 
+/* Three gzip members of 1000 numbered lines each ("m<member>-<line>"),
+ * with `between` bytes after the first one and the second one's bytes
+ * changed by how (0: none; 1: damaged in its middle; 2: cut in half);
+ * then `pad` zeros at the end. */
+static void members(int how, const char *between, size_t pad)
+{
+	static unsigned char buf[3][64 * 1024];
+	size_t n[3];
+	FILE *f;
+
+	for (int m = 0; m < 3; m++) {
+		char text[16 * 1024];
+		size_t len = 0;
+		z_stream z;
+
+		for (int i = 0; i < 1000; i++)
+			len += (size_t)snprintf(text + len, sizeof(text) - len,
+						"m%d-%d\n", m, i);
+		memset(&z, 0, sizeof(z));
+		assert_int_equal(deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 8,
+					      Z_DEFAULT_STRATEGY), Z_OK);
+		z.next_in = (unsigned char *)text;
+		z.avail_in = (uInt)len;
+		z.next_out = buf[m];
+		z.avail_out = sizeof(buf[m]);
+		assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+		n[m] = sizeof(buf[m]) - z.avail_out;
+		deflateEnd(&z);
+	}
+	if (how == 1)
+		for (size_t i = n[1] / 2; i < n[1] / 2 + 8; i++)
+			buf[1][i] ^= 0xff;
+	if (how == 2)
+		n[1] /= 2;
+	strcpy(path, "/tmp/exitmon-test-linein.XXXXXX");
+	assert_true(mkstemp(path) >= 0);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	fwrite(buf[0], 1, n[0], f);
+	fputs(between, f);
+	fwrite(buf[1], 1, n[1], f);
+	fwrite(buf[2], 1, n[2], f);
+	for (size_t i = 0; i < pad; i++)
+		fputc(0, f);
+	fclose(f);
+}
+
+/* Lines read per member (a line "m<k>-<i>" counts for member k), and the
+ * last answer. */
+static int count_members(struct linein *l, unsigned per[3])
+{
+	const char *p;
+	size_t len;
+	int k;
+
+	per[0] = per[1] = per[2] = 0;
+	while ((k = linein_next(l, false, &p, &len)) == 1 || k == 2)
+		if (len >= 4 && p[0] == 'm' && p[1] >= '0' && p[1] <= '2' && p[2] == '-')
+			per[p[1] - '0']++;
+	return k;
+}
+
+/* Damage in the middle member, the middle member cut in half, or bytes
+ * between two members: every line of the first and the last member is
+ * read, the damage counted once (issue 34, item 3). */
+static void test_gzip_member_damage(void **state)
+{
+	static const struct { int how; const char *between; int why; } c[] = {
+		{ 1, "", -EBADMSG }, { 2, "", -EBADMSG }, { 0, "junk\n", -EILSEQ },
+	};
+	struct linein l;
+	unsigned per[3];
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		members(c[i].how, c[i].between, 0);
+		assert_int_equal(linein_open(&l, path), 0);
+		assert_int_equal(count_members(&l, per), 0);
+		assert_int_equal(per[0], 1000);
+		assert_int_equal(per[2], 1000);
+		if (c[i].how == 0)
+			assert_int_equal(per[1], 1000);
+		assert_int_equal(l.gz_damaged, 1);
+		assert_int_equal(l.gz_damage_err, c[i].why);
+		assert_true(l.gz_skipped > 0);
+		assert_int_equal(l.err, 0);
+		linein_close(&l);
+		unlink(path);
+	}
+}
+
+/* Zeros after the last member (gzip -t takes them) are no damage; zeros
+ * then garbage are. */
+static void test_gzip_zero_padding(void **state)
+{
+	struct linein l;
+	unsigned per[3];
+
+	(void)state;
+	members(0, "", 100000);
+	assert_int_equal(linein_open(&l, path), 0);
+	assert_int_equal(count_members(&l, per), 0);
+	assert_int_equal(per[0] + per[1] + per[2], 3000);
+	assert_int_equal(l.gz_damaged, 0);
+	assert_int_equal(l.err, 0);
+	linein_close(&l);
+	unlink(path);
+}
+
 static void test_directory(void **state)
 {
 	struct linein l;
@@ -345,6 +454,8 @@ int main(void)
 		cmocka_unit_test(test_stdin),
 		cmocka_unit_test(test_corrupt_gzip),
 		cmocka_unit_test(test_cut_gzip),
+		cmocka_unit_test(test_gzip_member_damage),
+		cmocka_unit_test(test_gzip_zero_padding),
 		cmocka_unit_test(test_directory),
 		cmocka_unit_test(test_stray_quote),
 		cmocka_unit_test(test_unclosed_quote_at_end),

@@ -211,7 +211,7 @@ static void test_tgid_rows_without_tgid_column(void **state)
 static void test_json_malformed(void **state)
 {
 	static const char *const bad[] = {
-		"", "[]", "{", "{\"type\":\"pid\"}",	/* no pid */
+		"", "[]", "{",
 		"{\"type\":\"pid\",\"pid\":1", "{\"type\":\"pid\",\"pid\":1}x",
 		"{\"type\":\"pid\",\"pid\":-1}", "{\"type\":pid,\"pid\":1}",
 		"{\"type\":\"pid\",\"pid\":1,\"comm\":\"\\u0100\"}",
@@ -230,6 +230,10 @@ static void test_json_malformed(void **state)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		if (recread_json(&rr, bad[i], strlen(bad[i]), &r) != -EBADMSG)
 			fail_msg("accepted: %s", bad[i]);
+	/* exitmon -F without type or pid: told apart from damage */
+	recread_init(&rr);
+	assert_int_equal(recread_json(&rr, "{\"type\":\"pid\"}", 14, &r), -ENOKEY);
+	assert_int_equal(recread_json(&rr, "{\"pid\":1,\"comm\":\"a\"}", 20, &r), -ENOKEY);
 	recread_init(&rr);
 	assert_int_equal(recread_json(&rr, ok, strlen(ok), &r), 0);
 	assert_int_equal(r.id, 3);

@@ -140,6 +140,80 @@ static void compare_err(const char *name, const char *text, const char *why)
 	assert_null(strchr(err, '\n'));
 }
 
+/* A result file of one item in unit u ("" leaves the unit out, as files
+ * from before it did): taskstats_exit's mean v with interval [lo, hi]. */
+static void unit_file(char *path, size_t len, const char *name, const char *u,
+		      double v, double lo, double hi)
+{
+	char text[1024];
+
+	snprintf(text, sizeof(text), "{\"format\": \"" SWEEP_JSON_FORMAT "\", "
+		 "\"kind\": \"overhead\"%s%s%s, \"summary\": [{\"section\": "
+		 "\"means\", \"title\": \"Means per cell\", \"key\": \"tgid=on\", "
+		 "\"label\": \"taskstats_exit\", \"unit\": \"%s\", \"value\": %g, "
+		 "\"lo\": %g, \"hi\": %g}]}", *u ? ", \"unit\": \"" : "", u,
+		 *u ? "\"" : "", *u ? u : "ns", v, lo, hi);
+	scratch_put(name, text);
+	scratch_path(path, len, name);
+}
+
+static int compare2(const char *a, const char *b, char **buf, char *err,
+		    size_t errlen)
+{
+	const char *files[2] = { a, b };
+	size_t len = 0;
+	FILE *f = open_memstream(buf, &len);
+	int r = sweep_compare_files(f, files, 2, err, errlen);
+
+	fclose(f);
+	return r;
+}
+
+/* Instructions are not time: a file in instr beside one in ns (or one
+ * that says no unit) is refused, naming which is which; two in instr get
+ * B - A with the intervals' half widths combined. */
+static void test_compare_units(void **state)
+{
+	char pi[256], pj[256], pn[256], po[256], err[512], *buf = NULL;
+
+	(void)state;
+	unit_file(pi, sizeof(pi), "i.json", "instr", 479, 479, 479);
+	unit_file(pj, sizeof(pj), "j.json", "instr", 589, 586, 592);
+	unit_file(pn, sizeof(pn), "n.json", "ns", 612, 600, 624);
+	unit_file(po, sizeof(po), "o.json", "", 612, 600, 624);
+
+	assert_int_equal(compare2(pi, pn, &buf, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "i.json counts instructions (made under "
+			       "kernel-run --clock instructions) but "));
+	assert_non_null(strstr(err, "n.json times in ns (the ordinary clock): "
+			       "instructions are not time; compare result files "
+			       "of one clock"));
+	assert_null(strchr(err, '\n'));
+	assert_true(buf == NULL || buf[0] == '\0');
+	free(buf);
+	buf = NULL;
+	assert_int_equal(compare2(po, pi, &buf, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "o.json times in ns"));
+	assert_non_null(strstr(err, "but "));
+	assert_non_null(strstr(err, "i.json counts instructions"));
+	free(buf);
+	buf = NULL;
+
+	/* ns beside a file of no unit: both ns, no deltas */
+	assert_int_equal(compare2(pn, po, &buf, err, sizeof(err)), 0);
+	assert_null(strstr(buf, "B - A"));
+	free(buf);
+	buf = NULL;
+
+	/* 589 - 479 = +110, ± sqrt(0^2 + 3^2) = 3 */
+	assert_int_equal(compare2(pi, pj, &buf, err, sizeof(err)), 0);
+	assert_non_null(strstr(buf, "B - A"));
+	assert_non_null(strstr(buf, "taskstats_exit instr"));
+	assert_non_null(strstr(buf, "+110 ±3"));
+	assert_null(strstr(buf, "+110 ±3~"));
+	free(buf);
+}
+
 static void test_compare_not_result(void **state)
 {
 	(void)state;
@@ -184,6 +258,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_compare_not_result),
+		cmocka_unit_test(test_compare_units),
 		cmocka_unit_test(test_compare_many),
 	};
 

@@ -51,17 +51,24 @@ static void test_walk(void **state)
 	assert_int_equal(w.n, 3);
 	assert_int_equal(w.seq[0], 1);
 	assert_int_equal(w.seq[2], 3);
-	/* Bytes after the last whole message: the ones before still count. */
+	/* Bytes after the last whole message: the ones before still count,
+	 * and the bytes after are said as such, not as a bad message
+	 * (issue 34, item 21). */
 	memset(&w, 0, sizeof(w));
-	assert_int_equal(tsnl_walk(m.b, m.len + 4, log_msg, &w), -EBADMSG);
+	assert_int_equal(tsnl_walk(m.b, m.len + 4, log_msg, &w), 4);
 	assert_int_equal(w.n, 3);
-	/* A header that claims more than is left. */
+	/* The last header cut short, after two whole messages (24 and 20
+	 * bytes). */
 	memset(&w, 0, sizeof(w));
-	assert_int_equal(tsnl_walk(m.b, m.len - 8, log_msg, &w), -EBADMSG);
+	assert_int_equal(tsnl_walk(m.b, m.len - 8, log_msg, &w), (int)(m.len - 8 - 24 - 20));
 	assert_int_equal(w.n, 2);
-	/* Nothing at all is fine; a header cut short is not. */
+	/* Nothing at all is fine; a header cut short, or one claiming more
+	 * than there is, is no message at all. */
 	assert_int_equal(tsnl_walk(m.b, 0, log_msg, &w), 0);
 	assert_int_equal(tsnl_walk(m.b, NLMSG_HDRLEN - 1, log_msg, &w), -EBADMSG);
+	memset(&w, 0, sizeof(w));
+	assert_int_equal(tsnl_walk(m.b, NLMSG_HDRLEN + 2, log_msg, &w), -EBADMSG);
+	assert_int_equal(w.n, 0);
 }
 
 static const struct nla_policy pol[TASKSTATS_TYPE_MAX + 1] = {
@@ -71,6 +78,25 @@ static const struct nla_policy pol[TASKSTATS_TYPE_MAX + 1] = {
 static int attrs(const struct tsb_msg *m, struct nlattr *tb[])
 {
 	return tsnl_attrs(tb, TASKSTATS_TYPE_MAX, m->b, m->len, pol);
+}
+
+/* A capture's family is the type of its last exit message: another
+ * type is then another family's message, a control message is not; a
+ * capture across boots (another id) follows the exit messages. */
+static void test_family(void **state)
+{
+	struct tsnl_family f = { 0 };
+	struct nlmsghdr ts = { .nlmsg_type = 0x1c }, other = { .nlmsg_type = 0x22 },
+			done = { .nlmsg_type = NLMSG_DONE };
+
+	(void)state;
+	assert_false(tsnl_family_other(&f, &other));	/* nothing learnt yet */
+	tsnl_family_learn(&f, &ts);
+	assert_false(tsnl_family_other(&f, &ts));
+	assert_true(tsnl_family_other(&f, &other));
+	assert_false(tsnl_family_other(&f, &done));
+	tsnl_family_learn(&f, &other);			/* after a reboot */
+	assert_true(tsnl_family_other(&f, &ts));
 }
 
 static void test_attrs(void **state)
@@ -182,6 +208,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_walk),
+		cmocka_unit_test(test_family),
 		cmocka_unit_test(test_attrs),
 		cmocka_unit_test(test_ack),
 		cmocka_unit_test(test_genl_msg),
