@@ -130,6 +130,8 @@ static void tick(struct mon *m, double now)
 		if ((r = output_reopen(&m->out, &lost)) < 0)
 			log_warn("cannot reopen %s: %s; still writing to the file "
 				"opened before", cfg->output, output_strerror(-r));
+		else if (m->out.older_header == OUTPUT_OLDER_APPEND)
+			log_warn("%s %s", cfg->output, output_older_say(&m->out));
 		if (lost)
 			warn_deleted(m, lost);
 	}

@@ -35,6 +35,7 @@ static int open_pidfile(struct mon *m)
 int mon_sinks_open(struct mon *m)
 {
 	const struct mon_config *cfg = m->cfg;
+	const char *older;
 	unsigned i;
 	int r;
 
@@ -62,6 +63,8 @@ int mon_sinks_open(struct mon *m)
 			"" : "; choose a writable file with -o");
 		return EXIT_OUTPUT;
 	}
+	if ((older = output_older_say(&m->out)))
+		log_warn("%s %s", cfg->output, older);
 	if (m->out.repaired)
 		log_warn("%s ended in a partial record (%llu bytes), cut off "
 			"before appending", cfg->output,

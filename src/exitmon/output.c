@@ -76,8 +76,9 @@ static int open_path(const struct output *o, bool *created)
 }
 
 /* Take fd as the output: repair its tail, make a pipe non-blocking, queue
- * the header for an empty file or a stream. */
-static int setup_fd(struct output *o, int fd)
+ * the header for an empty file or a stream, or for an older exitmon's
+ * file (check_header's OUTPUT_OLDER_APPEND: `older`). */
+static int setup_fd(struct output *o, int fd, int older)
 {
 	struct stat st;
 
@@ -104,7 +105,9 @@ static int setup_fd(struct output *o, int fd)
 		    fcntl(o->fd, F_SETFL, fl | O_NONBLOCK) == 0)
 			o->nonblock_set = true;
 	}
-	if ((!o->regular || st.st_size == 0) && !o->null_device) {
+	o->older_header = older;
+	if ((!o->regular || st.st_size == 0 || older == OUTPUT_OLDER_APPEND) &&
+	    !o->null_device) {
 		char hdr[FORMAT_MAX_LINE];
 		size_t n = format_header_cols(o->fmt, o->cols, hdr, sizeof(hdr));
 
@@ -116,17 +119,70 @@ static int setup_fd(struct output *o, int fd)
 	return 0;
 }
 
+/* The columns this exitmon writes first that an older one did not: a
+ * file of an older exitmon has the header without them. */
+#define NEW_LEAD "run,seq,time_ns,"
+#define NEW_LEAD_LEN (sizeof(NEW_LEAD) - 1)
+/* A row under the new header begins with its run: 32 lowercase hex
+ * digits, which no older column's value is (the longest, comm, has 15
+ * bytes; numbers 20 digits at most). */
+static bool run_first(const char *p, size_t n)
+{
+	size_t i;
+
+	if (n <= REC_RUN_HEX || p[REC_RUN_HEX] != ',')
+		return false;
+	for (i = 0; i < REC_RUN_HEX; i++)
+		if (!((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f')))
+			return false;
+	return true;
+}
+
+/* Whether the header hdr (n bytes) is in force at the end of the file
+ * read through rfd (size bytes): its last whole line is that header or a
+ * row under it (one that begins with a run).  Its first line is an older
+ * exitmon's header, so a new one was appended by an earlier start. */
+static bool new_header_last(int rfd, off_t size, const char *hdr, size_t n)
+{
+	char tail[2 * FORMAT_MAX_LINE + 2];
+	size_t k = size < (off_t)sizeof(tail) ? (size_t)size : sizeof(tail);
+	off_t from = size - (off_t)k;
+	const char *end, *start;
+
+	if (pread(rfd, tail, k, from) != (ssize_t)k)
+		return false;
+	/* The last whole line: a partial one after it is cut by
+	 * repair_tail. */
+	if (!(end = memrchr(tail, '\n', k)))
+		return false;
+	start = memrchr(tail, '\n', (size_t)(end - tail));
+	if (start)
+		start++;
+	else if (from == 0)
+		start = tail;
+	else
+		return false;	/* longer than any line of ours */
+	return ((size_t)(end - start) + 1 == n && memcmp(start, hdr, n) == 0) ||
+	       run_first(start, (size_t)(end - start));
+}
+
 /* Appending rows of other columns to a file would leave its header
  * describing only some of them: a non-empty file must begin with this
- * run's header (JSON lines: with a JSON object).  A first line cut short
- * (no newline yet) is left to repair_tail. */
+ * run's header (JSON lines: with a JSON object), 0.  A first line cut
+ * short (no newline yet) is left to repair_tail.  One exception: a CSV
+ * file an older exitmon wrote, whose header is this one without the
+ * leading run,seq,time_ns, takes a new header row and the records after
+ * it (readers take a header row after rows as the header in force from
+ * there, as in files joined into one stream): OUTPUT_OLDER_APPEND, or
+ * OUTPUT_OLDER_INFORCE when an earlier start appended it already. */
 static int check_header(const struct output *o, int fd)
 {
 	char hdr[FORMAT_MAX_LINE], got[FORMAT_MAX_LINE], self[64];
 	size_t n = format_header_cols(o->fmt, o->cols, hdr, sizeof(hdr));
 	struct stat st;
+	bool older = false;
 	ssize_t k;
-	int rfd;
+	int rfd, r = 0;
 
 	if (n >= sizeof(hdr) || fstat(fd, &st) < 0 ||
 	    !S_ISREG(st.st_mode) || st.st_size == 0)
@@ -140,17 +196,27 @@ static int check_header(const struct output *o, int fd)
 	if ((rfd = open(self, O_RDONLY | O_CLOEXEC)) < 0)
 		return 0;
 	k = pread(rfd, got, n, 0);
-	close(rfd);
 	if (k == (ssize_t)n && memcmp(got, hdr, n) == 0)
-		return 0;
+		goto out;
 	if (k >= 0 && (size_t)k < n && !memchr(got, '\n', (size_t)k))
-		return 0;
-	return -OUTPUT_EOTHERCOLS;
+		goto out;
+	older = n > NEW_LEAD_LEN && memcmp(hdr, NEW_LEAD, NEW_LEAD_LEN) == 0 &&
+		k >= (ssize_t)(n - NEW_LEAD_LEN) &&
+		memcmp(got, hdr + NEW_LEAD_LEN, n - NEW_LEAD_LEN) == 0;
+	if (!older)
+		r = -OUTPUT_EOTHERCOLS;
+	else if (new_header_last(rfd, st.st_size, hdr, n))
+		r = OUTPUT_OLDER_INFORCE;
+	else
+		r = OUTPUT_OLDER_APPEND;
+out:
+	close(rfd);
+	return r;
 }
 
 static int open_fd(struct output *o)
 {
-	int fd = STDOUT_FILENO, r;
+	int fd = STDOUT_FILENO, r = 0;
 
 	if (o->path && (fd = open_path(o, &o->created)) < 0)
 		return fd;
@@ -158,7 +224,22 @@ static int open_fd(struct output *o)
 		close(fd);
 		return r;
 	}
-	return setup_fd(o, fd);
+	return setup_fd(o, fd, o->path ? r : 0);
+}
+
+const char *output_older_say(const struct output *o)
+{
+	if (o->older_header == OUTPUT_OLDER_APPEND)
+		return "begins with an older exitmon's header (without run,seq,"
+		       "time_ns): a new header row is appended and the records go "
+		       "on under it (exitstat reads the rows under both); rotating "
+		       "the file starts it clean";
+	if (o->older_header == OUTPUT_OLDER_INFORCE)
+		return "begins with an older exitmon's header (without run,seq,"
+		       "time_ns): the records go on under the new header row an "
+		       "earlier start appended (exitstat reads the rows under "
+		       "both); rotating the file starts it clean";
+	return NULL;
 }
 
 const char *output_strerror(int err)
@@ -468,7 +549,7 @@ int output_reopen(struct output *o, uint64_t *lost)
 			*lost = account_deleted(o);
 			close(o->fd);
 			o->created = created;
-			r = setup_fd(o, fd);
+			r = setup_fd(o, fd, r);
 		}
 	}
 	pthread_mutex_unlock(&o->lock);

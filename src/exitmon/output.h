@@ -30,6 +30,7 @@ struct output {
 	int ever_err;		/* the last hard error ever seen (sticky) */
 	uint64_t repaired;	/* bytes of a partial last line cut at open */
 	bool created;		/* this run created the file */
+	int older_header;	/* OUTPUT_OLDER_*: an older exitmon's file */
 	dev_t dev;		/* the file written, for same-file checks */
 	ino_t ino;
 	uint64_t written_here;	/* records written to the current file */
@@ -39,9 +40,18 @@ struct output {
 /* Refused by output_open and output_reopen (negated): the file to append
  * to begins with another header.  output_strerror() explains it. */
 #define OUTPUT_EOTHERCOLS 4200
+/* The file to append to was begun by an older exitmon: its CSV header is
+ * this one without the leading run,seq,time_ns.  output_open and
+ * output_reopen append a new header row and go on (APPEND), or go on
+ * under the one an earlier start appended (INFORCE); in older_header. */
+#define OUTPUT_OLDER_APPEND 1
+#define OUTPUT_OLDER_INFORCE 2
 
 /* safe_strerror() that also knows OUTPUT_EOTHERCOLS. */
 const char *output_strerror(int err);
+/* What was done about an older exitmon's file (older_header), for a note
+ * after the file's name; NULL when it is no such file. */
+const char *output_older_say(const struct output *o);
 /* Opens (append) or uses stdout; writes the format's header (of the
  * columns cols, NULL: all) to an empty file or to stdout.  0 or -errno. */
 int output_open(struct output *o, const char *path, enum out_format fmt,

@@ -8,7 +8,9 @@
 # two run ids; systemd's INVOCATION_ID is the run id only for the process
 # systemd started; a record counted unwritten (a full disk) is a gap, never
 # a number used again; a replay numbers its records from 1, new run id each
-# time, and gives them its packets' own times.
+# time, and gives them its packets' own times; an older exitmon's CSV file
+# (no run, seq, time_ns) is appended to under a new header row that
+# exitstat reads, any other header still refused, JSON lines as they are.
 . "$(dirname "$0")/lib.sh"
 need_taskstats
 
@@ -203,4 +205,91 @@ PY
 }
 check "replay of a nanosecond pcap: time_ns to the nanosecond, all else the same" \
 	nscheck "$T/us.csv" "$T/ns.csv"
+# 5. After an upgrade: a CSV file an older exitmon wrote (its header without
+# run, seq, time_ns, else the same) takes a new header row and the records
+# after it, said in one line at start; exitstat reads all its rows, old and
+# new; a second start appends no other header; the service starts on it
+# live; any other header is still refused; JSON lines need nothing.
+EXITSTAT=$TOP/exitstat
+older_of() { sed -E 's/^[^,]*,[^,]*,[^,]*,//' "$1"; }	# run, seq, time_ns cut
+replay_to() { # replay_to FMT FILE ERR: the real capture appended to FILE
+	"$EXITMON" --replay "$D/real-v16.pcap" --run-id $GOLDEN_RUN -f "$1" -o "$2" 2>"$3"
+}
+replay_to csv "$T/new.csv" /dev/null
+older_of "$T/new.csv" >"$T/old.csv"
+cp "$T/old.csv" "$T/up.csv"
+replay_to csv "$T/up.csv" "$T/up.err"; rc=$?
+check "upgrade: an older exitmon's CSV file is appended to (exit $rc)" [ $rc -eq 0 ]
+check "upgrade: the file is the older records, a new header row, the new records" \
+	sh -c "cat '$T/old.csv' '$T/new.csv' | cmp -s - '$T/up.csv'"
+diag "upgrade: $(grep 'older exitmon' "$T/up.err")"
+check "upgrade: said once, in one line, with the rotation" \
+	sh -c "[ \$(grep -c 'older exitmon' '$T/up.err') -eq 1 ] &&
+	       grep -q \"up.csv begins with an older exitmon's header (without run,seq,time_ns): a new header row is appended.*rotating the file starts it clean\" '$T/up.err'"
+"$EXITSTAT" --list -f csv "$T/up.csv" >"$T/up.list" 2>"$T/up.stat.err"; rc=$?
+"$EXITSTAT" --list -f csv "$T/new.csv" >"$T/new.list" 2>/dev/null
+upcount() {
+	python3 - "$T/up.list" "$T/new.list" "$GOLDEN_RUN" <<'PY'
+import csv, sys
+up, new = (list(csv.DictReader(open(p, encoding='latin-1', newline=''))) for p in sys.argv[1:3])
+old_rows = [r for r in up if r['run'] == '' and r['seq'] == '' and r['time_ns'] == '']
+new_rows = [r for r in up if r['run'] == sys.argv[3]]
+strip = lambda rows: [{k: v for k, v in r.items() if k not in ('run', 'seq', 'time_ns')} for r in rows]
+ok = len(new) > 1 and len(up) == 2 * len(new) and old_rows + new_rows == up and \
+     new_rows == new and strip(old_rows) == strip(new)
+print(len(up), len(old_rows), len(new_rows), len(new))
+sys.exit(0 if ok else 1)
+PY
+}
+uc=$(upcount); urc=$?
+check "upgrade: exitstat reads every row, the older ones under the first header and the new ones under the second (rows, older, new, of a new file: $uc)" \
+	sh -c "[ $rc -eq 0 ] && [ ! -s '$T/up.stat.err' ] && [ $urc -eq 0 ]"
+"$EXITSTAT" -f csv "$T/up.csv" >"$T/up.summ" 2>/dev/null
+cp "$T/new.csv" "$T/new-copy.csv"	# a file named twice is read once
+"$EXITSTAT" -f csv "$T/new.csv" "$T/new-copy.csv" >"$T/new2.summ" 2>/dev/null
+check "upgrade: exitstat's summary of it is that of the new records twice" \
+	sh -c "[ -s '$T/up.summ' ] && cmp -s '$T/up.summ' '$T/new2.summ'"
+replay_to csv "$T/up.csv" "$T/up2.err"; rc=$?
+check "upgrade, a second start: exit 0, no header row more, its records under the new one" \
+	sh -c "[ $rc -eq 0 ] && { cat '$T/old.csv' '$T/new.csv'; tail -n +2 '$T/new.csv'; } | cmp -s - '$T/up.csv'"
+check "upgrade, a second start: says the new header is in force, once" \
+	sh -c "[ \$(grep -c 'older exitmon' '$T/up2.err') -eq 1 ] &&
+	       grep -q 'records go on under the new header row an earlier start appended.*rotating the file starts it clean' '$T/up2.err'"
+# The service's case: a live start on the older file.
+cp "$T/old.csv" "$T/lup.out"
+start_exitmon lup -f csv --comm "$TAG" || nok "upgrade, live: collector ready"
+burst 5
+sleep 0.3
+stop_exitmon; rc=$?
+check "upgrade, live: exit 0, the older file kept, a new header, then its 5 records" \
+	sh -c "[ $rc -eq 0 ] && head -n $(wc -l <"$T/old.csv") '$T/lup.out' | cmp -s - '$T/old.csv' &&
+	       [ \"\$(sed -n $(($(wc -l <"$T/old.csv") + 1))p '$T/lup.out')\" = \"\$(head -1 '$T/new.csv')\" ] &&
+	       [ \$(tail -n +$(($(wc -l <"$T/old.csv") + 2)) '$T/lup.out' | grep -c \"^[0-9a-f]\{32\},[0-9]*,[0-9]*,pid,.*,$TAG,\") -eq 5 ]"
+check "upgrade, live: said at start" grep -q "lup.out begins with an older exitmon's header" "$T/lup.err"
+# Any other header: refused as before, the file left as it was.
+sed '1s/,comm,/,/' "$T/old.csv" >"$T/other.csv"
+cp "$T/other.csv" "$T/other.kept"
+replay_to csv "$T/other.csv" "$T/other.err"; rc=$?
+check "another header (a column fewer): refused, exit 8, file untouched (exit $rc)" \
+	sh -c "[ $rc -eq 8 ] && cmp -s '$T/other.csv' '$T/other.kept' &&
+	       grep -q 'other columns' '$T/other.err' && ! grep -q 'older exitmon' '$T/other.err'"
+cp "$T/new.csv" "$T/sub.csv"
+"$EXITMON" --replay "$D/real-v16.pcap" -f csv -F type,pid,comm -o "$T/sub.csv" 2>"$T/sub.err"; rc=$?
+check "a file of every column appended to with --fields type,pid,comm: refused, exit 8 (exit $rc)" \
+	sh -c "[ $rc -eq 8 ] && cmp -s '$T/sub.csv' '$T/new.csv'"
+# JSON lines: older records without the three keys, newer ones after them.
+replay_to jsonl "$T/new.jsonl" /dev/null
+sed -E 's/^\{"run":"[0-9a-f]*","seq":[0-9]*,"time_ns":[0-9]*,/{/' "$T/new.jsonl" >"$T/old.jsonl"
+cp "$T/old.jsonl" "$T/up.jsonl"
+replay_to jsonl "$T/up.jsonl" "$T/upj.err"; rc=$?
+check "JSON lines: an older exitmon's file is appended to as it is, nothing said (exit $rc)" \
+	sh -c "[ $rc -eq 0 ] && ! grep -q '\"run\"' '$T/old.jsonl' && ! grep -q 'older exitmon' '$T/upj.err' &&
+	       cat '$T/old.jsonl' '$T/new.jsonl' | cmp -s - '$T/up.jsonl'"
+"$EXITSTAT" -f csv "$T/up.jsonl" >"$T/upj.summ" 2>"$T/upj.stat.err"; rc=$?
+cp "$T/new.jsonl" "$T/new-copy.jsonl"
+"$EXITSTAT" -f csv "$T/new.jsonl" "$T/new-copy.jsonl" >"$T/newj2.summ" 2>/dev/null
+check "JSON lines: exitstat reads all its records, old and new" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^exitstat: 68 records read' '$T/upj.stat.err' &&
+	       [ \$(grep -vc '^exitstat: 68 records read' '$T/upj.stat.err') -eq 0 ] &&
+	       [ -s '$T/upj.summ' ] && cmp -s '$T/upj.summ' '$T/newj2.summ'"
 done_testing
