@@ -95,9 +95,17 @@ check "summary: nothing malformed" [ "$(kv "$S" malformed)" = 0 ]
 check "summary: nothing truncated" [ "$(kv "$S" truncated)" = 0 ]
 check "summary: nothing unwritten" [ "$(kv "$S" unwritten)" = 0 ]
 check "summary: every matched record written" [ "$(kv "$S" written)" = "$(kv "$S" matched)" ]
-rows=$(grep -c '^\(pid\|tgid\),' "$O/all.csv")
+rows=$(grep -c "^$ROW\(pid\|tgid\)," "$O/all.csv")
 # The summary spans one run; exits.csv.1 also holds nothing from before it.
 check "summary: written equals the rows in the three files ($rows)" [ "$(kv "$S" written)" = "$rows" ]
+# Rotation and reload reopen the output within one run: one run id, its
+# numbers 1 to last_seq each once.
+grep "^$ROW\(pid\|tgid\)," "$O/all.csv" | cut -d, -f1 | sort -u > "$O/runs"
+check "one run across rotation and reload ($(wc -l < "$O/runs")), the summary's" \
+	[ "$(wc -l < "$O/runs")" -eq 1 ] && [ "$(cat "$O/runs")" = "$(kv "$S" run)" ]
+seqs=$(grep "^$ROW\(pid\|tgid\)," "$O/all.csv" | cut -d, -f2 | sort -un | wc -l)
+check "seq 1 to last_seq, each once ($seqs distinct, last_seq $(kv "$S" last_seq))" \
+	[ "$seqs" = "$rows" ] && [ "$(kv "$S" last_seq)" = "$rows" ]
 check "summary: struct version 13 (Debian's 6.1)" [ "$(kv "$S" struct_version)" = 13 ]
 
 # The exposure the README states (Running it as a service).
