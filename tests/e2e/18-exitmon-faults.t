@@ -20,16 +20,11 @@ PY
 }
 
 # 1. Disk full, then space again.
-mkdir "$T/full"
-if mount -t tmpfs -o size=64k tmpfs "$T/full" 2>/dev/null; then
-	trap 'umount "$T/full" 2>/dev/null; cleanup' EXIT
+if small_disk "$T/full"; then
 	start_exitmon full -f csv --comm "$TAG" -o "$T/full/out.csv"
 	# start_exitmon's -o comes first; ours overrides it (last one wins).
-	dd if=/dev/zero of="$T/full/filler" bs=1k 2>/dev/null
-	burst 200
-	sleep 0.3
-	rm -f "$T/full/filler"
-	burst 20
+	disk_full_episode "$T/full" "$T/full.err" burst 20
+	burst 20	# and records after the recovery
 	sleep 0.3
 	stop_exitmon; rc=$?
 	s=$T/full.sum

@@ -154,28 +154,14 @@ check "unwritable metrics: exit 8 (got $rc), nothing created" \
 	[ $rc -eq 8 -a ! -e "$T/f7.csv" -a ! -e "$T/f7.pcap" ]
 
 # A capture on a full disk: the reason, once, and when it works again.
-mkdir "$T/full"
-if mount -t tmpfs -o size=64k tmpfs "$T/full" 2>/dev/null; then
-	trap 'umount "$T/full" 2>/dev/null; cleanup' EXIT
+if small_disk "$T/full"; then
 	"$EXITMON" --capture "$T/full/c.pcap" -o /dev/null --comm "$TAG" \
 		--pidfile "$T/cf.pid" 2> "$T/cf.err" &
 	p=$!; _pids="$_pids $p"
 	wait_file "$T/cf.pid" 10
-	dd if=/dev/zero of="$T/full/filler" bs=1k 2>/dev/null
-	# More packets than the slack of the capture's last page holds; on a
-	# busy machine the collector may see them late, so wait for what it
-	# says (at most 10 s each) rather than for a fixed time.
-	i=0
-	until grep -q "No space left" "$T/cf.err" || [ $i -ge 40 ]; do
-		"$EXITGEN" --shape process --rate max --count 50 --tag "$TAG" \
-			-q 2>/dev/null
-		sleep 0.25; i=$((i + 1))
-	done
-	rm -f "$T/full/filler"
-	i=0
-	until grep -q "works again" "$T/cf.err" || [ $i -ge 40 ]; do
-		"$tagged"; sleep 0.25; i=$((i + 1))
-	done
+	# More packets a try than the slack of the capture's last page holds.
+	disk_full_episode "$T/full" "$T/cf.err" "$EXITGEN" --shape process \
+		--rate max --count 50 --tag "$TAG" -q
 	kill -TERM $p; wait $p
 	[ -s "$T/cf.err" ] && sed 's/^/# /' "$T/cf.err" | head -5
 	check "capture on a full disk: the reason" \

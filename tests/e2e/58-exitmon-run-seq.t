@@ -129,18 +129,12 @@ check "--run-id fixes it, lowercased" \
 check "--run-id of 4 digits: usage error (exit $rc)" [ $rc -eq 2 ]
 
 # 3. A gap is a record counted unwritten: a full disk, then space again.
-mkdir "$T/full"
-if mount -t tmpfs -o size=64k tmpfs "$T/full" 2>/dev/null; then
-	trap 'umount "$T/full" 2>/dev/null; cleanup' EXIT
+if small_disk "$T/full"; then
 	t0=$(now_ns)
 	start_exitmon full -f csv --comm "$TAG" -o "$T/full/out.csv"
 	burst 10
-	sleep 0.3
-	dd if=/dev/zero of="$T/full/filler" bs=1k 2>/dev/null
-	burst 200
-	sleep 0.3
-	rm -f "$T/full/filler"
-	burst 20
+	disk_full_episode "$T/full" "$T/full.err" burst 20
+	burst 20	# and records after the recovery
 	sleep 0.3
 	stop_exitmon
 	t1=$(now_ns)

@@ -73,6 +73,34 @@ wait_file() {
 	done
 }
 
+# small_disk DIR: a 64 KiB tmpfs mounted at DIR, unmounted at exit; fails
+# where no tmpfs can be mounted.
+small_disk() {
+	mkdir -p "$1" && mount -t tmpfs -o size=64k tmpfs "$1" 2>/dev/null ||
+		return 1
+	_mounts="${_mounts:-} $1"
+	trap 'for m in $_mounts; do umount "$m" 2>/dev/null; done; cleanup' EXIT
+}
+
+# disk_full_episode DIR ERRFILE CMD...: fill DIR, run CMD until the
+# collector's ERRFILE says a write failed for lack of space, free the
+# space, run CMD until it says writing works again (at most 10 s each).
+# A busy machine delivers records late: wait for what the collector says,
+# never for a fixed time.
+disk_full_episode() {
+	_dir=$1 _err=$2; shift 2
+	dd if=/dev/zero of="$_dir/filler" bs=1k 2>/dev/null
+	_i=0
+	until grep -q "No space left" "$_err" || [ $_i -ge 40 ]; do
+		"$@"; sleep 0.25; _i=$((_i + 1))
+	done
+	rm -f "$_dir/filler"
+	_i=0
+	until grep -q "works again" "$_err" || [ $_i -ge 40 ]; do
+		"$@"; sleep 0.25; _i=$((_i + 1))
+	done
+}
+
 # start_exitmon NAME ARGS...: start a collector, wait until it is ready.
 # Sets MON_PID; files $T/NAME.{out,sum,pid,err}.
 start_exitmon() {
