@@ -2,6 +2,7 @@
 #include "collector.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -35,6 +36,14 @@ int collector_init(struct collector *c, const struct collector_setup *w)
 		memcpy(c->meta.run, w->run, REC_RUN_HEX);
 		c->meta.has = REC_META_RUN | REC_META_SEQ | REC_META_TIME;
 	}
+	if (w->metrics_commands) {
+		c->acct = malloc(sizeof(*c->acct));
+		if (!c->acct || acct_init(c->acct, w->metrics_commands) < 0) {
+			free(c->acct);
+			c->acct = NULL;
+			return -ENOMEM;
+		}
+	}
 	c->stage = malloc(STAGE_CAP);
 	c->stage_len = 0;
 	c->stage_lines = 0;
@@ -47,6 +56,10 @@ void collector_free(struct collector *c)
 {
 	free(c->stage);
 	c->stage = NULL;
+	if (c->acct)
+		acct_free(c->acct);
+	free(c->acct);
+	c->acct = NULL;
 	capture_stage_free(&c->cap_stage);
 }
 
@@ -65,9 +78,21 @@ bool collector_done(const struct collector *c)
 	return c->w.limit && atomic_load(c->w.taken) >= c->w.limit;
 }
 
-/* who: the pid record of r's message, whose identity a tgid record has. */
+/* --metrics: a pid record that passed the filters, counted (acct.h). */
+static void account(struct collector *c, const struct exit_view *r,
+		    bool implausible)
+{
+	if (c->w.metrics_locked && !c->acct_held) {
+		pthread_mutex_lock(&c->acct->lock);
+		c->acct_held = true;
+	}
+	acct_add(c->acct, r, implausible);
+}
+
+/* who: the pid record of r's message, whose identity a tgid record has;
+ * implausible: r's figures cannot be right (record_view_implausible). */
 static void emit(struct collector *c, const struct exit_view *r,
-		 const struct exit_view *who)
+		 const struct exit_view *who, bool implausible)
 {
 	size_t n;
 
@@ -82,6 +107,8 @@ static void emit(struct collector *c, const struct exit_view *r,
 		return;
 	}
 	c->n.matched++;
+	if (c->acct && r->type == REC_PID)
+		account(c, r, implausible);
 	if (!c->w.out)
 		return;
 	/* seq: every record given to the output takes the next number of the
@@ -168,18 +195,21 @@ static void handle_msg(void *arg, const struct nlmsghdr *nh)
 	}
 	c->last_version = m.rec[0].version;
 	for (i = 0; i < m.n; i++) {
+		bool bad = false;
+
 		m.rec[i].meta = &c->meta;
 		c->n.records++;
 		if (m.rec[i].type == REC_PID) {
 			c->n.records_pid++;
-			c->n.implausible += record_view_implausible(&m.rec[i]);
+			bad = record_view_implausible(&m.rec[i]);
+			c->n.implausible += bad;
 		} else
 			c->n.records_tgid++;
 		if (record_view_unknown_fields(&m.rec[i])) {
 			c->n.newer_struct++;
 			note_unknown_fields(&m.rec[i]);
 		}
-		emit(c, &m.rec[i], &m.rec[0]);
+		emit(c, &m.rec[i], &m.rec[0], bad);
 	}
 }
 
@@ -221,4 +251,8 @@ void collector_datagram(void *arg, const void *msg, size_t len, int flags)
 		c->n.malformed++;
 	else if (r > 0)
 		c->n.trailing++;
+	if (c->acct_held) {	/* held per datagram: see account() */
+		pthread_mutex_unlock(&c->acct->lock);
+		c->acct_held = false;
+	}
 }

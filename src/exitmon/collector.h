@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "acct.h"
 #include "capture.h"
 #include "filter.h"
 #include "format.h"
@@ -28,6 +29,12 @@ struct collector_setup {
 	/* The last seq handed out, shared by all shards: every record given
 	 * to the output takes the next one (see emit). */
 	atomic_ullong *seq;
+	/* --metrics: commands shown per command (--metrics-commands); 0: the
+	 * records are not counted for metrics (acct.h) at all. */
+	unsigned metrics_commands;
+	/* The counts are merged by another thread (a live shard's): take
+	 * the acct's lock, once per datagram that holds a counted record. */
+	bool metrics_locked;
 };
 
 struct collector {
@@ -45,6 +52,8 @@ struct collector {
 	/* run, seq, time_ns of the record being written (the views point
 	 * here); seq and time_ns change per record and per datagram. */
 	struct rec_meta meta;
+	struct acct *acct;		/* --metrics: the records' counts; or NULL */
+	bool acct_held;			/* its lock is held (to the datagram's end) */
 	pid_t watch_tid;		/* set by the shard's self-check: its thread */
 	bool watch_seen;		/* ... whose exit record arrived */
 	uint16_t last_version;		/* struct version of the last pid record */

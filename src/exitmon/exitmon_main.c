@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "acct.h"
 #include "cpulist.h"
 #include "log.h"
 #include "mon_exit.h"
@@ -21,9 +22,11 @@ enum {
 	OPT_CPUS = 256, OPT_INTERVAL, OPT_WAKEUP, OPT_RCVBUF, OPT_STATS,
 	OPT_COMM, OPT_TGID, OPT_UID, OPT_SUMMARY, OPT_NO_SELF_CHECK,
 	OPT_PIDFILE, OPT_DURATION, OPT_COUNT, OPT_CAPTURE, OPT_REPLAY,
-	OPT_USER, OPT_METRICS, OPT_SHARDS, OPT_RUN_ID,
+	OPT_USER, OPT_METRICS, OPT_SHARDS, OPT_RUN_ID, OPT_METRICS_COMMANDS,
 };
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 static const struct opt_desc options[] = {
 	{ "format", 'f', "FMT", "text (default: 12 of the columns, for people), csv or jsonl (every column)" },
@@ -47,14 +50,12 @@ static const struct opt_desc options[] = {
 	{ "shards", OPT_SHARDS, "N", "receive on N sockets/threads, each for a share of the CPUs" },
 	{ "user", OPT_USER, "USER", "after setup, run as USER keeping only CAP_NET_ADMIN" },
 	{ "metrics", OPT_METRICS, "FILE", "keep Prometheus metrics in FILE (textfile collector)" },
+	{ "metrics-commands", OPT_METRICS_COMMANDS, "N", "--metrics: series for N commands by CPU, the rest as other (default " STR(ACCT_COMMANDS_DEFAULT) ", 0 to " STR(ACCT_COMMANDS_MAX) ")" },
 	{ "run-id", OPT_RUN_ID, "HEX", "the records' run id, 32 hex digits (default: new per start)" },
 	{ "help", 'h', NULL, "show this help and exit" },
 	{ "version", 'V', NULL, "show the version and exit" },
 };
 #define N_OPTIONS (sizeof(options) / sizeof(options[0]))
-
-#define STR_(x) #x
-#define STR(x) STR_(x)
 
 /* Ids for --tgid and --uid; (uint32_t)-1 is nobody's id. */
 static uint32_t id_arg(const char *name, const char *arg)
@@ -150,6 +151,11 @@ static bool parse_tuning(struct mon_config *cfg, int key, const char *arg)
 		cfg->shards = opts_u32("shards", arg, 1, MAX_SHARDS,
 				       "1 to " STR(MAX_SHARDS));
 		return true;
+	case OPT_METRICS_COMMANDS:
+		cfg->metrics_commands = opts_u32("metrics-commands", arg, 0,
+						 ACCT_COMMANDS_MAX, "0 to "
+						 STR(ACCT_COMMANDS_MAX));
+		return true;
 	default:
 		return false;
 	}
@@ -222,12 +228,13 @@ static const char *option_name(int key)
 
 /* Options that only mean something for a live collector (--capture is
  * not one: a replay writes the packets it reads, a copy or with --count
- * a capture cut short, and make instr-gate measures that path). */
+ * a capture cut short, and make instr-gate measures that path; nor is
+ * --metrics: a replay writes it once, at the end). */
 static bool live_only(int key)
 {
 	switch (key) {
 	case OPT_CPUS: case OPT_WAKEUP: case OPT_PIDFILE:
-	case OPT_USER: case OPT_METRICS: case OPT_SHARDS: case OPT_RCVBUF:
+	case OPT_USER: case OPT_SHARDS: case OPT_RCVBUF:
 	case OPT_INTERVAL: case OPT_DURATION: case OPT_NO_SELF_CHECK:
 		return true;
 	default:
@@ -240,14 +247,19 @@ static void parse_args(int argc, char **argv, struct mon_config *cfg)
 	const char *cpus_arg = NULL;
 	struct opts o;
 	int key, live = 0;
+	bool commands_set = false;
 
 	opts_init(&o, options, N_OPTIONS);
 	while ((key = opts_next(&o, argc, argv)) != -1) {
 		if (live_only(key) && !live)
 			live = key;
+		commands_set |= key == OPT_METRICS_COMMANDS;
 		parse_option(cfg, key, optarg, &cpus_arg);
 	}
 	opts_no_operands(argc, argv);
+	if (commands_set && !cfg->metrics)
+		log_usage_die("--metrics-commands sets what --metrics writes: "
+			  "add --metrics FILE");
 	if (cfg->fields.n && cfg->fmt == FMT_TEXT)
 		log_usage_die("--fields chooses the columns of csv and jsonl; the "
 			  "text format has its own: add -f csv or -f jsonl");
@@ -285,6 +297,7 @@ int main(int argc, char **argv)
 		.rcvbuf = DEFAULT_RCVBUF,
 		.self_check = true,
 		.shards = 1,
+		.metrics_commands = ACCT_COMMANDS_DEFAULT,
 	};
 
 	open_std_fds();

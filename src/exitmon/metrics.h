@@ -2,6 +2,9 @@
 #ifndef EXITMON_METRICS_H
 #define EXITMON_METRICS_H
 
+#include <stddef.h>
+
+#include "acct.h"
 #include "report.h"
 
 struct metrics_gauges {
@@ -13,8 +16,14 @@ struct metrics_gauges {
 	uint64_t last_seq;		/* the last seq handed out so far */
 };
 
-/* Replace `path` atomically with the current metrics; 0 or -errno. */
+/* Replace `path` atomically with the current metrics, and the records'
+ * own (a: NULL for none); 0 or -errno. */
 int metrics_write(const char *path, const struct mon_counters *n,
-		  const struct metrics_gauges *g);
+		  const struct metrics_gauges *g, const struct acct_sum *a);
+/* A command name as a label value of the text format: its bytes as text
+ * output shows them (valid UTF-8; other bytes, controls and backslashes
+ * as \xNN, so two names never share a value), then backslash and quote
+ * escaped.  Like snprintf: the length it needs; at most 8 x 32 x 2. */
+size_t metrics_label(const char *comm, size_t len, char *buf, size_t cap);
 
 #endif

@@ -32,6 +32,7 @@ struct mon_config {
 	bool self_check;
 	const char *user;	/* --user: drop to this user after setup */
 	const char *metrics;	/* --metrics: Prometheus text file */
+	unsigned metrics_commands;	/* --metrics-commands: comm series */
 	unsigned shards;	/* sockets and receive threads, >= 1 */
 	const char *run_id;	/* --run-id, checked; NULL: made at start */
 };

@@ -15,6 +15,7 @@
 
 #include "capture.h"
 #include "log.h"
+#include "metrics.h"
 #include "report.h"
 #include "safe.h"
 
@@ -22,8 +23,8 @@
  * skipped and counted, an empty one counted malformed (as exitstat does),
  * a cut-off last one ends the file, damage is passed over (the reader
  * resynchronises) and said.  Whether there was damage. */
-static bool replay_packets(struct capture_reader *rd, struct collector *col,
-			   const char *path)
+static bool replay_packets(struct mon *m, struct capture_reader *rd,
+			   struct collector *col, const char *path)
 {
 	const struct capture_damage *d = capture_read_damage(rd);
 	uint64_t oversized = 0;
@@ -34,6 +35,12 @@ static bool replay_packets(struct capture_reader *rd, struct collector *col,
 
 	while ((r = capture_read_next(rd, &msg, &len)) != 0 &&
 	       r != -EBADMSG && !mon_signal_stop && !collector_done(col)) {
+		/* --metrics: a command found the table full; rank the ones
+		 * in it now (acct.h), as a live run does at each interval,
+		 * so that it has room again. */
+		if (col->acct && acct_full(col->acct) &&
+		    mon_state_acct(m, &col, 1, false, true) < 0)
+			break;
 		if (r > 0)
 			collector_datagram(col, msg, len, 0);
 		else if (r == -ENOMSG)
@@ -58,6 +65,25 @@ static bool replay_packets(struct capture_reader *rd, struct collector *col,
 	return d->spans > 0;
 }
 
+/* --metrics once, at the end: the counters as the summary has them and
+ * the records' own (every command ranked, the heaviest shown); the
+ * receive queue's gauges are 0.  0 or -errno. */
+static int replay_metrics(struct mon *m, struct collector *col,
+			  const struct run_info *ri)
+{
+	struct metrics_gauges g = { 0 };
+	int r;
+
+	if ((r = mon_state_acct(m, &col, 1, false, true)) < 0)
+		return r;
+	g.cpu_user = ri->cpu_user;
+	g.cpu_sys = ri->cpu_sys;
+	g.start_time = m->start_unix;
+	g.run = m->run;
+	g.last_seq = atomic_load(&m->seq);
+	return metrics_write(m->cfg->metrics, &col->n, &g, &m->acct);
+}
+
 /* Replay through the collector, then report; an exit status. */
 static int replay_run(struct mon *m, struct capture_reader *rd)
 {
@@ -75,7 +101,8 @@ static int replay_run(struct mon *m, struct capture_reader *rd)
 	 * is the time_ns of its records (and of its copy with --capture). */
 	col.recv_time = capture_read_time(rd);
 	m->t0 = mono_s();
-	if (replay_packets(rd, &col, m->cfg->replay))
+	m->start_unix = real_s();
+	if (replay_packets(m, rd, &col, m->cfg->replay))
 		status = EXIT_DAMAGED;	/* the rest is reported all the same */
 	output_drain(&m->out, OUTPUT_DRAIN_MS);
 	ri.seconds = mono_s() - m->t0;
@@ -91,7 +118,14 @@ static int replay_run(struct mon *m, struct capture_reader *rd)
 			safe_strerror(-r));
 		status = EXIT_OUTPUT;
 	}
+	if (m->cfg->metrics && (r = replay_metrics(m, &col, &ri)) < 0) {
+		log_warn("cannot write metrics %s: %s", m->cfg->metrics,
+			safe_strerror(-r));
+		status = EXIT_OUTPUT;
+	}
 	collector_free(&col);
+	if (m->acct_ready)
+		acct_sum_free(&m->acct);
 	return status;
 }
 

@@ -46,6 +46,7 @@ static void write_metrics(struct mon *m, double now)
 	struct metrics_gauges g = { 0 };
 	const struct mon_counters *n = gather(m);
 	struct run_info ri = { 0 };
+	struct collector *col[MAX_SHARDS];
 	double dt = now - m->last_metrics;
 	unsigned i;
 	int r;
@@ -63,7 +64,14 @@ static void write_metrics(struct mon *m, double now)
 	g.start_time = m->start_unix;
 	g.run = m->run;
 	g.last_seq = atomic_load(&m->seq);
-	if ((r = metrics_write(m->cfg->metrics, n, &g)) < 0)
+	/* The records' counts; commands are let in from the first interval's
+	 * end on (the write at start has seen only start-up's exits). */
+	for (i = 0; i < m->n_opened && i < MAX_SHARDS; i++)
+		col[i] = &m->shards[i].col;
+	if (mon_state_acct(m, col, i, true, m->acct_ready) < 0)
+		log_warn("cannot count the records for metrics: out of memory");
+	if ((r = metrics_write(m->cfg->metrics, n, &g,
+			       m->acct_ready ? &m->acct : NULL)) < 0)
 		log_warn("cannot write metrics %s: %s", m->cfg->metrics,
 			strerror(-r));
 	m->last_metrics = now;
@@ -224,6 +232,8 @@ static void cleanup(struct mon *m)
 	for (i = 0; i < m->n_opened; i++)
 		shard_close(&m->shards[i]);
 	free(m->shards);
+	if (m->acct_ready)
+		acct_sum_free(&m->acct);
 	if (m->out_open)
 		output_close(&m->out);
 	capture_close(m->cap);

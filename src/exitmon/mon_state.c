@@ -1,6 +1,7 @@
 /* What the files of the collector's life share: its wiring. */
 #include "mon_state.h"
 
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -20,6 +21,26 @@ void mon_state_wiring(struct mon *m, bool live,
 	w->self_tgid = live ? getpid() : 0;
 	w->run = m->run;
 	w->seq = &m->seq;
+	w->metrics_commands = m->cfg->metrics ? m->cfg->metrics_commands : 0;
+	w->metrics_locked = live;
+}
+
+int mon_state_acct(struct mon *m, struct collector *const *c, unsigned n,
+		   bool locked, bool promote)
+{
+	struct acct *a[MAX_SHARDS];
+	unsigned i, k = 0;
+
+	for (i = 0; i < n && k < MAX_SHARDS; i++)
+		if (c[i]->acct)
+			a[k++] = c[i]->acct;
+	if (!m->acct_ready) {
+		if (acct_sum_init(&m->acct, m->cfg->metrics_commands, k) < 0)
+			return -ENOMEM;
+		m->acct_ready = true;
+	}
+	acct_merge(&m->acct, a, k, locked, promote);
+	return 0;
 }
 
 int mon_state_run_id(struct mon *m, bool live)

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "acct.h"
 #include "collector.h"
 #include "mon_config.h"
 #include "mon_counters.h"
@@ -29,6 +30,8 @@ struct mon {
 	char run[REC_RUN_HEX + 1];	/* the run id (mon_state_run_id) */
 	atomic_ullong seq;		/* the last seq handed out */
 	struct mon_counters total;	/* summed from the shards */
+	struct acct_sum acct;		/* --metrics: the records' counts */
+	bool acct_ready;		/* ... set up (mon_state_acct) */
 	uint16_t version;
 	double t0, start_unix, last_stats, last_metrics;
 	uint64_t records_at_stats, records_at_metrics;
@@ -43,5 +46,10 @@ void mon_state_wiring(struct mon *m, bool live, struct collector_setup *w);
 /* The run id into m->run (runid.h: --run-id, else for a live run
  * systemd's invocation id, else random); 0 or an exit status. */
 int mon_state_run_id(struct mon *m, bool live);
+/* --metrics: drain the collectors' counts of the records into m->acct
+ * (set up at the first call); promote: let commands into the shown set.
+ * 0, or -ENOMEM (the counts stay in the collectors). */
+int mon_state_acct(struct mon *m, struct collector *const *c, unsigned n,
+		   bool locked, bool promote);
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "exitcode.h"
 #include "parse.h"
 
 bool stat_select_exit_time(const struct exit_record *r, int64_t *t)
@@ -29,8 +30,7 @@ bool stat_select_match(const struct select *s, const struct exit_record *r,
 		return false;
 	if (s->by_exitcode && rec_get(who, F_EXITCODE) != s->exitcode)
 		return false;
-	/* wait(2) status: a signal number in the low 7 bits. */
-	if (s->signalled && (rec_get(who, F_EXITCODE) & 0x7f) == 0)
+	if (s->signalled && !exitcode_signal(rec_get(who, F_EXITCODE)))
 		return false;
 	if (s->since_set || s->until_set) {
 		if (!stat_select_exit_time(who, &t))

@@ -1,0 +1,131 @@
+/* What --metrics counts of the records themselves: exits by outcome,
+ * exits, CPU and delays per command (the top N by CPU, the rest as
+ * "other"), and histograms of CPU and of each delay per exit.
+ *
+ * Counting rule: only pid records (one per task that exited) that passed
+ * the filters are counted.  A tgid record adds up the threads of a group
+ * whose pid records were counted already (and carries no exit code and no
+ * CPU times), so counting it too would count every thread twice; a process
+ * of 4 threads counts 4 exits, exitstat's rule.
+ *
+ * Two halves: an acct per collector (per shard), written by that shard's
+ * thread alone, record by record, with no allocation; and an acct_sum,
+ * the main thread's, into which acct_merge drains every shard's acct at
+ * each metrics write (under the shard's own lock, which its thread holds
+ * per datagram and no other shard ever takes).
+ *
+ * Commands, and why every series is monotonic: each shard keeps a table of
+ * at most N + ACCT_CANDIDATES commands (N = --metrics-commands): the shown
+ * ones, then the other commands met since the last merge (candidates),
+ * each with its own sums.  At a merge the candidates' sums of all shards
+ * are added up per command and ranked by CPU; while fewer than N are
+ * shown, the first go into the shown set with those sums (records that
+ * were never written to the file under "other", so "other" loses nothing
+ * it showed), and the rest is added to "other".  A shown command stays
+ * shown for the whole run.  So every record is in exactly one series, the
+ * series' sum is the total, and no series ever decreases; the price is
+ * that the shown set is chosen early (the heaviest commands of the first
+ * intervals, not of the whole run).  Commands met while a shard's table is
+ * full, or once N are shown, go to "other" straight away.
+ *
+ * Memory: per shard, N + ACCT_CANDIDATES entries of sizeof(struct
+ * acct_comm) and a slot index of 4 bytes a slot (a power of two, at least
+ * twice the entries); the sum holds N shown commands and a scratch of
+ * shards x (N + ACCT_CANDIDATES) entries.  Fixed at start: any number of
+ * distinct commands costs no more. */
+#ifndef EXITMON_ACCT_H
+#define EXITMON_ACCT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "exitcode.h"
+#include "record.h"
+
+#define ACCT_COMMANDS_DEFAULT 20
+#define ACCT_COMMANDS_MAX 1000
+/* Commands not shown that a shard tracks per interval, beyond N. */
+#define ACCT_CANDIDATES 256
+
+/* The delays of struct taskstats, each a *_delay_total in ns. */
+enum acct_delay {
+	ACCT_D_CPU, ACCT_D_BLKIO, ACCT_D_SWAPIN, ACCT_D_FREEPAGES,
+	ACCT_D_THRASHING, ACCT_D_COMPACT, ACCT_D_WPCOPY, ACCT_D_IRQ,
+	ACCT_DELAYS
+};
+/* Their names as the delay label: cpu, blkio, swapin ... */
+extern const char *const acct_delay_names[ACCT_DELAYS];
+
+/* Histogram bounds (le), in ns: 1, 2.5, 5 times each power of ten from
+ * 1 us to 100 s. */
+#define ACCT_BUCKETS 25
+extern const uint64_t acct_bucket_ns[ACCT_BUCKETS];
+
+struct acct_hist {
+	uint64_t n[ACCT_BUCKETS + 1];	/* per bucket (not cumulative); the
+					 * last: above the largest bound */
+	uint64_t sum_ns;
+};
+
+/* One series' sums: exits, CPU (user + system) and each delay. */
+struct acct_series {
+	uint64_t exits, cpu_ns;
+	uint64_t delay_ns[ACCT_DELAYS];
+};
+
+struct acct_comm {
+	struct acct_series s;
+	uint8_t len;
+	char comm[TS_COMM_LEN];
+};
+
+/* One collector's counts since the last merge. */
+struct acct {
+	pthread_mutex_t lock;
+	uint64_t outcome[EXITCODE__COUNT];
+	struct acct_hist cpu, delay[ACCT_DELAYS];
+	struct acct_series untracked;	/* commands not in the table */
+	struct acct_comm *e;	/* [0, shown): shown, in the sum's order;
+				 * [shown, n): candidates */
+	unsigned n, shown, cap, max_shown;
+	uint32_t *slot;		/* entry index + 1; 0: empty */
+	unsigned mask;
+	uint64_t seed;		/* of the hash: commands can be anyone's */
+	bool full;		/* a candidate found no room since the merge */
+};
+
+/* The main thread's totals since the start. */
+struct acct_sum {
+	uint64_t outcome[EXITCODE__COUNT];
+	struct acct_hist cpu, delay[ACCT_DELAYS];
+	struct acct_series other;
+	struct acct_comm *shown;	/* max_shown of them; n_shown used */
+	unsigned n_shown, max_shown;
+	struct acct_comm *scratch;	/* the candidates of a merge */
+	size_t scratch_cap;
+};
+
+/* 0 or -ENOMEM. */
+int acct_init(struct acct *a, unsigned max_shown);
+void acct_free(struct acct *a);
+/* One pid record that passed the filters; implausible: its delays are
+ * wrong (record_view_implausible) and are left out, as exitstat does. */
+void acct_add(struct acct *a, const struct exit_view *v, bool implausible);
+/* Whether a command found no room in the table since the last merge. */
+static inline bool acct_full(const struct acct *a)
+{
+	return a->full;
+}
+
+/* 0 or -ENOMEM; shards: how many accts will be merged into it. */
+int acct_sum_init(struct acct_sum *s, unsigned max_shown, unsigned shards);
+void acct_sum_free(struct acct_sum *s);
+/* Drain the n accts into s; promote: let commands into the shown set
+ * (false at the write before any interval has passed).  Takes each
+ * acct's lock when locked. */
+void acct_merge(struct acct_sum *s, struct acct *const *a, unsigned n,
+		bool locked, bool promote);
+
+#endif
