@@ -14,12 +14,6 @@ const char *const acct_delay_names[ACCT_DELAYS] = {
 	"wpcopy", "irq",
 };
 
-static const enum rec_field delay_field[ACCT_DELAYS] = {
-	F_CPU_DELAY_TOTAL, F_BLKIO_DELAY_TOTAL, F_SWAPIN_DELAY_TOTAL,
-	F_FREEPAGES_DELAY_TOTAL, F_THRASHING_DELAY_TOTAL,
-	F_COMPACT_DELAY_TOTAL, F_WPCOPY_DELAY_TOTAL, F_IRQ_DELAY_TOTAL,
-};
-
 #define US 1000ull
 #define MS 1000000ull
 #define S 1000000000ull
@@ -43,11 +37,20 @@ static unsigned slots_for(unsigned entries)
 
 int acct_init(struct acct *a, unsigned max_shown)
 {
-	unsigned slots;
+	unsigned slots, b;
 
 	memset(a, 0, sizeof(*a));
 	a->max_shown = max_shown;
 	a->cap = max_shown + ACCT_CANDIDATES;
+	for (b = 0; b <= 64; b++) {	/* values of b bits: 2^(b-1) and up */
+		uint64_t low = b ? 1ull << (b - 1) : 0;
+
+		while (a->first[b] < ACCT_BUCKETS &&
+		       acct_bucket_ns[a->first[b]] < low)
+			a->first[b]++;
+		if (b < 64)
+			a->first[b + 1] = a->first[b];
+	}
 	slots = slots_for(a->cap);
 	a->mask = slots - 1;
 	a->e = calloc(a->cap, sizeof(*a->e));
@@ -121,26 +124,29 @@ static struct acct_series *series_of(struct acct *a, const char *comm,
 	return &append(a, slot, comm, len)->s;
 }
 
-static void observe(struct acct_hist *h, uint64_t ns)
+/* Bits of ns: 0 for 0, else floor(log2) + 1. */
+static unsigned bits(uint64_t ns)
 {
-	unsigned lo = 0, hi = ACCT_BUCKETS;
+	return ns ? 64u - (unsigned)__builtin_clzll(ns) : 0u;
+}
+
+/* The bucket of ns (the first bound >= ns) in one compare: from the first
+ * bound that can hold a value of its bit length.  Consecutive bounds are at
+ * least twice apart, so the one after that is above any such value. */
+static inline __attribute__((always_inline)) void
+observe(const struct acct *a, struct acct_hist *h, uint64_t ns)
+{
+	unsigned i = a->first[bits(ns)];
 
 	h->sum_ns += ns;
-	while (lo < hi) {	/* the first bound >= ns */
-		unsigned mid = (lo + hi) / 2;
-
-		if (ns <= acct_bucket_ns[mid])
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	h->n[lo]++;
+	if (i < ACCT_BUCKETS && ns > acct_bucket_ns[i])
+		i++;
+	h->n[i]++;
 }
 
 void acct_add(struct acct *a, const struct exit_view *v, bool implausible)
 {
 	struct acct_series *s = series_of(a, v->comm, v->comm_len);
-	unsigned k;
 
 	/* Every struct version has ac_exitcode in its header; the check only
 	 * keeps a view's offsets honest. */
@@ -151,21 +157,28 @@ void acct_add(struct acct *a, const struct exit_view *v, bool implausible)
 		uint64_t cpu = (view_get(v, F_UTIME) + view_get(v, F_STIME)) * US;
 
 		s->cpu_ns += cpu;
-		observe(&a->cpu, cpu);
+		observe(a, &a->cpu, cpu);
 	}
 	if (implausible)
 		return;
 	/* A delay the record's struct version does not have is not counted
-	 * (no zero is observed for it). */
-	for (k = 0; k < ACCT_DELAYS; k++) {
-		uint64_t d;
-
-		if (!view_has(v, delay_field[k]))
-			continue;
-		d = view_get(v, delay_field[k]);
-		s->delay_ns[k] += d;
-		observe(&a->delay[k], d);
+	 * (no zero is observed for it).  Each by its constant field, so that
+	 * view_get reads 8 bytes straight. */
+#define DELAY(k, f) \
+	if (view_has(v, f)) { \
+		uint64_t d = view_get(v, f); \
+		s->delay_ns[k] += d; \
+		observe(a, &a->delay[k], d); \
 	}
+	DELAY(ACCT_D_CPU, F_CPU_DELAY_TOTAL)
+	DELAY(ACCT_D_BLKIO, F_BLKIO_DELAY_TOTAL)
+	DELAY(ACCT_D_SWAPIN, F_SWAPIN_DELAY_TOTAL)
+	DELAY(ACCT_D_FREEPAGES, F_FREEPAGES_DELAY_TOTAL)
+	DELAY(ACCT_D_THRASHING, F_THRASHING_DELAY_TOTAL)
+	DELAY(ACCT_D_COMPACT, F_COMPACT_DELAY_TOTAL)
+	DELAY(ACCT_D_WPCOPY, F_WPCOPY_DELAY_TOTAL)
+	DELAY(ACCT_D_IRQ, F_IRQ_DELAY_TOTAL)
+#undef DELAY
 }
 
 /* --- the merge, on the main thread --- */

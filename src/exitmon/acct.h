@@ -11,8 +11,9 @@
  * Two halves: an acct per collector (per shard), written by that shard's
  * thread alone, record by record, with no allocation; and an acct_sum,
  * the main thread's, into which acct_merge drains every shard's acct at
- * each metrics write (under the shard's own lock, which its thread holds
- * per datagram and no other shard ever takes).
+ * each metrics write (under the shard's own lock, which its thread takes
+ * around each record it counts and no other shard ever takes: uncontended
+ * but at the merge).
  *
  * Commands, and why every series is monotonic: each shard keeps a table of
  * at most N + ACCT_CANDIDATES commands (N = --metrics-commands): the shown
@@ -94,6 +95,7 @@ struct acct {
 	unsigned mask;
 	uint64_t seed;		/* of the hash: commands can be anyone's */
 	bool full;		/* a candidate found no room since the merge */
+	uint8_t first[65];	/* per bit length: the first bucket it can be in */
 };
 
 /* The main thread's totals since the start. */

@@ -79,20 +79,22 @@ bool collector_done(const struct collector *c)
 }
 
 /* --metrics: a pid record that passed the filters, counted (acct.h). */
-static void account(struct collector *c, const struct exit_view *r,
-		    bool implausible)
+static void account(struct collector *c, const struct exit_view *r)
 {
-	if (c->w.metrics_locked && !c->acct_held) {
-		pthread_mutex_lock(&c->acct->lock);
-		c->acct_held = true;
+	bool bad = c->implausible;
+
+	if (!c->w.metrics_locked) {
+		acct_add(c->acct, r, bad);
+		return;
 	}
-	acct_add(c->acct, r, implausible);
+	pthread_mutex_lock(&c->acct->lock);
+	acct_add(c->acct, r, bad);
+	pthread_mutex_unlock(&c->acct->lock);
 }
 
-/* who: the pid record of r's message, whose identity a tgid record has;
- * implausible: r's figures cannot be right (record_view_implausible). */
+/* who: the pid record of r's message, whose identity a tgid record has. */
 static void emit(struct collector *c, const struct exit_view *r,
-		 const struct exit_view *who, bool implausible)
+		 const struct exit_view *who)
 {
 	size_t n;
 
@@ -108,7 +110,7 @@ static void emit(struct collector *c, const struct exit_view *r,
 	}
 	c->n.matched++;
 	if (c->acct && r->type == REC_PID)
-		account(c, r, implausible);
+		account(c, r);
 	if (!c->w.out)
 		return;
 	/* seq: every record given to the output takes the next number of the
@@ -195,21 +197,19 @@ static void handle_msg(void *arg, const struct nlmsghdr *nh)
 	}
 	c->last_version = m.rec[0].version;
 	for (i = 0; i < m.n; i++) {
-		bool bad = false;
-
 		m.rec[i].meta = &c->meta;
 		c->n.records++;
 		if (m.rec[i].type == REC_PID) {
 			c->n.records_pid++;
-			bad = record_view_implausible(&m.rec[i]);
-			c->n.implausible += bad;
+			c->implausible = record_view_implausible(&m.rec[i]);
+			c->n.implausible += c->implausible;
 		} else
 			c->n.records_tgid++;
 		if (record_view_unknown_fields(&m.rec[i])) {
 			c->n.newer_struct++;
 			note_unknown_fields(&m.rec[i]);
 		}
-		emit(c, &m.rec[i], &m.rec[0], bad);
+		emit(c, &m.rec[i], &m.rec[0]);
 	}
 }
 
@@ -251,8 +251,4 @@ void collector_datagram(void *arg, const void *msg, size_t len, int flags)
 		c->n.malformed++;
 	else if (r > 0)
 		c->n.trailing++;
-	if (c->acct_held) {	/* held per datagram: see account() */
-		pthread_mutex_unlock(&c->acct->lock);
-		c->acct_held = false;
-	}
 }

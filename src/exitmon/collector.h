@@ -33,7 +33,8 @@ struct collector_setup {
 	 * records are not counted for metrics (acct.h) at all. */
 	unsigned metrics_commands;
 	/* The counts are merged by another thread (a live shard's): take
-	 * the acct's lock, once per datagram that holds a counted record. */
+	 * the acct's own lock around each record counted (no other shard
+	 * takes it; the main thread only at a metrics write). */
 	bool metrics_locked;
 };
 
@@ -53,7 +54,7 @@ struct collector {
 	 * here); seq and time_ns change per record and per datagram. */
 	struct rec_meta meta;
 	struct acct *acct;		/* --metrics: the records' counts; or NULL */
-	bool acct_held;			/* its lock is held (to the datagram's end) */
+	bool implausible;		/* the pid record in hand's (for acct) */
 	pid_t watch_tid;		/* set by the shard's self-check: its thread */
 	bool watch_seen;		/* ... whose exit record arrived */
 	uint16_t last_version;		/* struct version of the last pid record */

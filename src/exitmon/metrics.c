@@ -81,7 +81,7 @@ size_t metrics_label(const char *comm, size_t len, char *buf, size_t cap)
 	size_t i, k = 0;
 
 	/* Text's form of a name is valid UTF-8 and one to one: every
-	 * backslash it writes begins one of its \xNN escapes. */
+	 * backslash it writes begins an escape (\\ \n \r \t \xNN). */
 	format_comm(FMT_TEXT, comm, len, text, sizeof(text));
 	/* A task named "other" is not the rest: its o as text never shows. */
 	if (strcmp(text, "other") == 0)

@@ -22,7 +22,8 @@ int metrics_write(const char *path, const struct mon_counters *n,
 		  const struct metrics_gauges *g, const struct acct_sum *a);
 /* A command name as a label value of the text format: its bytes as text
  * output shows them (valid UTF-8; other bytes, controls and backslashes
- * as \xNN, so two names never share a value), then backslash and quote
+ * as escapes, so two names never share a value; a task named "other"
+ * as \x6fther, apart from the rest), then backslash and quote
  * escaped.  Like snprintf: the length it needs; at most 8 x 32 x 2. */
 size_t metrics_label(const char *comm, size_t len, char *buf, size_t cap);
 

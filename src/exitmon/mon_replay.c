@@ -27,6 +27,7 @@ static bool replay_packets(struct mon *m, struct capture_reader *rd,
 			   struct collector *col, const char *path)
 {
 	const struct capture_damage *d = capture_read_damage(rd);
+	struct acct *acct = col->acct;	/* --metrics, or NULL */
 	uint64_t oversized = 0;
 	const void *msg;
 	size_t len;
@@ -38,7 +39,7 @@ static bool replay_packets(struct mon *m, struct capture_reader *rd,
 		/* --metrics: a command found the table full; rank the ones
 		 * in it now (acct.h), as a live run does at each interval,
 		 * so that it has room again. */
-		if (col->acct && acct_full(col->acct) &&
+		if (acct && acct_full(acct) &&
 		    mon_state_acct(m, &col, 1, false, true) < 0)
 			break;
 		if (r > 0)
