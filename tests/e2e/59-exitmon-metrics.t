@@ -267,6 +267,24 @@ check "live: the name with bytes ff fe is shown as \\\\xff\\\\xfe" grep -qx 'ff 
 check "live: the name with a quote and a backslash is shown escaped" grep -qx 'q True' "$T/hostile"
 check "live: the name with a newline and an e-acute is shown as \\\\n and UTF-8" grep -qx 'n True' "$T/hostile"
 
+# --- two shards: each counts the exits of its CPUs, merged at each write --
+if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
+	start_exitmon sh2 -f csv --comm "$TAG*" --metrics "$T/sh2.prom" \
+		--metrics-commands 2 --stats 0.3 --shards 2 || nok "two shards: collector ready"
+	for r in 1 2 3; do
+		for s in ok nz sig seg core; do
+			for cpu in 0 1; do taskset -c $cpu "$T/$TAG$s" -c 'exit 0'; done
+		done
+		sleep 0.4
+	done
+	stop_exitmon
+	check "two shards: promtool accepts the file" promcheck "$T/sh2.prom"
+	report "two shards" < <(metcheck "$T/sh2.prom" "$T/sh2.out" 2)
+	check "two shards: 30 exits counted" grep -qx 'exitmon_exits_total{outcome="exit0"} 30' "$T/sh2.prom"
+else
+	nok "two shards: this machine needs 2 CPUs and taskset"
+fi
+
 # --- replay ------------------------------------------------------------
 # The live run's capture: the same totals (the replay ranks all at once).
 "$EXITMON" --replay "$T/live.pcap" -f csv -o "$T/rl.csv" --comm "$TAG*" \
