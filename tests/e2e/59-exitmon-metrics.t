@@ -285,6 +285,28 @@ else
 	nok "two shards: this machine needs 2 CPUs and taskset"
 fi
 
+# --- many names: more than a shard's table (N + 256) in one interval ----
+start_exitmon many -f csv --comm "$TAG*" --metrics "$T/many.prom" \
+	--metrics-commands 5 --capture "$T/many.pcap" || nok "many names: collector ready"
+python3 - "$TAG" <<'PY'
+import ctypes, os, sys
+libc = ctypes.CDLL(None)
+tag = sys.argv[1].encode()
+for i in range(700):
+    if os.fork() == 0:
+        libc.prctl(15, ctypes.c_char_p(tag + bytes([0x80 | (i & 0x3f), 0x41 + (i >> 6)])), 0, 0, 0)
+        os._exit(i % 3)
+    os.wait()
+PY
+stop_exitmon
+check "many names: 700 exits written" [ "$(grep -c "^${ROW}pid," "$T/many.out")" -eq 700 ]
+check "many names: promtool accepts the file" promcheck "$T/many.prom"
+report "many names" < <(metcheck "$T/many.prom" "$T/many.out" 5)
+"$EXITMON" --replay "$T/many.pcap" -f csv -o "$T/manyr.csv" --metrics "$T/manyr.prom" \
+	--metrics-commands 5 2>/dev/null
+report "many names replayed (the table fills: ranked when full)" < <(metcheck "$T/manyr.prom" "$T/manyr.csv" 5)
+check "many names replayed: 5 commands shown" grep -qx 'exitmon_commands_shown 5' "$T/manyr.prom"
+
 # --- replay ------------------------------------------------------------
 # The live run's capture: the same totals (the replay ranks all at once).
 "$EXITMON" --replay "$T/live.pcap" -f csv -o "$T/rl.csv" --comm "$TAG*" \

@@ -61,7 +61,7 @@ static void test_file(void **state)
 {
 	static const char *const names[] = {
 		"ok", "q\"uote", "back\\slash", "new\nline", "\xff\xfe",
-		"other", "\xe2\x80\xae" "rtl", "caf\xc3\xa9",
+		"other", ("\xe2\x80\xae" "rtl"), "caf\xc3\xa9",
 	};
 	char path[] = "/tmp/exitmon-test-metrics.XXXXXX";
 	struct mon_counters n = { 0 };
