@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cpulist.h"
+#include "format_schema.h"
 #include "log.h"
 #include "mon_exit.h"
 #include "mon_replay.h"
@@ -21,7 +22,7 @@ enum {
 	OPT_CPUS = 256, OPT_INTERVAL, OPT_WAKEUP, OPT_RCVBUF, OPT_STATS,
 	OPT_COMM, OPT_TGID, OPT_UID, OPT_SUMMARY, OPT_NO_SELF_CHECK,
 	OPT_PIDFILE, OPT_DURATION, OPT_COUNT, OPT_CAPTURE, OPT_REPLAY,
-	OPT_USER, OPT_METRICS, OPT_SHARDS, OPT_RUN_ID,
+	OPT_USER, OPT_METRICS, OPT_SHARDS, OPT_RUN_ID, OPT_JSON_SCHEMA,
 };
 
 
@@ -48,6 +49,7 @@ static const struct opt_desc options[] = {
 	{ "user", OPT_USER, "USER", "after setup, run as USER keeping only CAP_NET_ADMIN" },
 	{ "metrics", OPT_METRICS, "FILE", "keep Prometheus metrics in FILE (textfile collector)" },
 	{ "run-id", OPT_RUN_ID, "HEX", "the records' run id, 32 hex digits (default: new per start)" },
+	{ "json-schema", OPT_JSON_SCHEMA, NULL, "print the JSON Schema of the jsonl records (of -F's columns) and exit" },
 	{ "help", 'h', NULL, "show this help and exit" },
 	{ "version", 'V', NULL, "show the version and exit" },
 };
@@ -198,6 +200,7 @@ static void parse_option(struct mon_config *cfg, int key, const char *arg,
 			opts_bad_value("run-id", arg, "32 hex digits");
 		cfg->run_id = arg;
 		break;
+	case OPT_JSON_SCHEMA: cfg->json_schema = true; break;
 	case 'h':
 		opts_help(stdout, "Usage: exitmon [OPTION]...\n"
 			  "Collect the kernel's taskstats exit records and count "
@@ -248,10 +251,10 @@ static void parse_args(int argc, char **argv, struct mon_config *cfg)
 		parse_option(cfg, key, optarg, &cpus_arg);
 	}
 	opts_no_operands(argc, argv);
-	if (cfg->fields.n && cfg->fmt == FMT_TEXT)
+	if (cfg->fields.n && cfg->fmt == FMT_TEXT && !cfg->json_schema)
 		log_usage_die("--fields chooses the columns of csv and jsonl; the "
 			  "text format has its own: add -f csv or -f jsonl");
-	if (cfg->cols && !fields_readable(cfg->cols))
+	if (cfg->cols && !fields_readable(cfg->cols) && !cfg->json_schema)
 		log_warn("--fields leaves out type or pid, which tell the records "
 			 "apart (a pid's from its group's): exitstat will not read "
 			 "them; add type,pid to keep them readable");
@@ -277,6 +280,22 @@ static void open_std_fds(void)
 			_exit(EXIT_RUNTIME);
 }
 
+/* --json-schema: what a shipper validates the JSON lines against. */
+static int print_schema(const struct mon_config *cfg)
+{
+	size_t len;
+	char *s = format_schema(cfg->cols, EXITMON_VERSION, &len);
+
+	if (!s)
+		log_die(EXIT_RUNTIME, "out of memory");
+	if (fwrite(s, 1, len, stdout) != len || putchar('\n') == EOF ||
+	    fflush(stdout) == EOF)
+		log_die(EXIT_RUNTIME, "cannot write the schema: %s",
+			strerror(errno));
+	free(s);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct mon_config cfg = {
@@ -290,6 +309,8 @@ int main(int argc, char **argv)
 	open_std_fds();
 	log_init(argv[0]);
 	parse_args(argc, argv, &cfg);
+	if (cfg.json_schema)
+		return print_schema(&cfg);
 	mon_signal_install();
 	return cfg.replay ? mon_replay(&cfg) : mon_run(&cfg);
 }

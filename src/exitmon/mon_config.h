@@ -34,6 +34,7 @@ struct mon_config {
 	const char *metrics;	/* --metrics: Prometheus text file */
 	unsigned shards;	/* sockets and receive threads, >= 1 */
 	const char *run_id;	/* --run-id, checked; NULL: made at start */
+	bool json_schema;	/* --json-schema: print it, do nothing else */
 };
 
 #endif
