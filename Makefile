@@ -14,6 +14,7 @@ PREFIX      ?= /usr/local
 SBINDIR     ?= $(PREFIX)/sbin
 BINDIR      ?= $(PREFIX)/bin
 MANDIR      ?= $(PREFIX)/share/man
+DATADIR     ?= $(PREFIX)/share
 SYSCONFDIR  ?= /etc
 UNITDIR     ?= $(PREFIX)/lib/systemd/system
 
@@ -141,6 +142,9 @@ install: all
 	  > $(DESTDIR)$(UNITDIR)/exitmon.service
 	chmod 644 $(DESTDIR)$(UNITDIR)/exitmon.service
 	install -m 644 systemd/exitmon.logrotate $(DESTDIR)$(SYSCONFDIR)/logrotate.d/exitmon
+	install -d $(DESTDIR)$(DATADIR)/exitmon
+	./exitmon --json-schema > $(DESTDIR)$(DATADIR)/exitmon/exits.schema.json
+	chmod 644 $(DESTDIR)$(DATADIR)/exitmon/exits.schema.json
 
 # build/deb/exitmon_$(VERSION)_<arch>.deb, from git archive HEAD with
 # tools/debian as debian/ (debhelper; README "Running it as a service").

@@ -10,6 +10,7 @@ set -eu
 NEEDS="to build: compiler, pkg-config and the libraries (netlink, capabilities, JSON, zlib)|build-essential pkg-config libnl-3-dev libnl-genl-3-dev libcap-dev libjson-c-dev zlib1g-dev
 to build exitprobe: BPF programs (clang -target bpf) and their skeletons (bpftool)|clang libbpf-dev bpftool
 for the tests: unit (cmocka), end to end (prove, python3), man lint (mandoc), sanitizers and fuzzing (compiler-rt), valgrind|libcmocka-dev perl mandoc python3 libclang-rt-dev valgrind
+for the JSON lines schema test: a JSON Schema validator|python3-jsonschema
 for the tests: namespaces, privileges, rotation, the unit's sandbox (strace, libseccomp)|iproute2 util-linux procps systemd libcap2-bin logrotate strace libseccomp2
 for the metrics test: promtool|prometheus
 for plots: gnuplot draws them, rsvg-convert makes the demo's PNG|gnuplot-nox librsvg2-bin

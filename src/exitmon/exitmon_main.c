@@ -9,6 +9,7 @@
 
 #include "acct.h"
 #include "cpulist.h"
+#include "format_schema.h"
 #include "log.h"
 #include "mon_exit.h"
 #include "mon_replay.h"
@@ -22,7 +23,8 @@ enum {
 	OPT_CPUS = 256, OPT_INTERVAL, OPT_WAKEUP, OPT_RCVBUF, OPT_STATS,
 	OPT_COMM, OPT_TGID, OPT_UID, OPT_SUMMARY, OPT_NO_SELF_CHECK,
 	OPT_PIDFILE, OPT_DURATION, OPT_COUNT, OPT_CAPTURE, OPT_REPLAY,
-	OPT_USER, OPT_METRICS, OPT_SHARDS, OPT_RUN_ID, OPT_METRICS_COMMANDS,
+	OPT_USER, OPT_METRICS, OPT_SHARDS, OPT_RUN_ID, OPT_JSON_SCHEMA,
+	OPT_METRICS_COMMANDS,
 };
 
 #define STR_(x) #x
@@ -52,6 +54,7 @@ static const struct opt_desc options[] = {
 	{ "metrics", OPT_METRICS, "FILE", "keep Prometheus metrics in FILE (textfile collector)" },
 	{ "metrics-commands", OPT_METRICS_COMMANDS, "N", "--metrics: series for N commands by CPU, the rest as other (default " STR(ACCT_COMMANDS_DEFAULT) ", 0 to " STR(ACCT_COMMANDS_MAX) ")" },
 	{ "run-id", OPT_RUN_ID, "HEX", "the records' run id, 32 hex digits (default: new per start)" },
+	{ "json-schema", OPT_JSON_SCHEMA, NULL, "print the JSON Schema of the jsonl records (of -F's columns) and exit" },
 	{ "help", 'h', NULL, "show this help and exit" },
 	{ "version", 'V', NULL, "show the version and exit" },
 };
@@ -204,6 +207,7 @@ static void parse_option(struct mon_config *cfg, int key, const char *arg,
 			opts_bad_value("run-id", arg, "32 hex digits");
 		cfg->run_id = arg;
 		break;
+	case OPT_JSON_SCHEMA: cfg->json_schema = true; break;
 	case 'h':
 		opts_help(stdout, "Usage: exitmon [OPTION]...\n"
 			  "Collect the kernel's taskstats exit records and count "
@@ -260,10 +264,10 @@ static void parse_args(int argc, char **argv, struct mon_config *cfg)
 	if (commands_set && !cfg->metrics)
 		log_usage_die("--metrics-commands sets what --metrics writes: "
 			  "add --metrics FILE");
-	if (cfg->fields.n && cfg->fmt == FMT_TEXT)
+	if (cfg->fields.n && cfg->fmt == FMT_TEXT && !cfg->json_schema)
 		log_usage_die("--fields chooses the columns of csv and jsonl; the "
 			  "text format has its own: add -f csv or -f jsonl");
-	if (cfg->cols && !fields_readable(cfg->cols))
+	if (cfg->cols && !fields_readable(cfg->cols) && !cfg->json_schema)
 		log_warn("--fields leaves out type or pid, which tell the records "
 			 "apart (a pid's from its group's): exitstat will not read "
 			 "them; add type,pid to keep them readable");
@@ -289,6 +293,22 @@ static void open_std_fds(void)
 			_exit(EXIT_RUNTIME);
 }
 
+/* --json-schema: what a shipper validates the JSON lines against. */
+static int print_schema(const struct mon_config *cfg)
+{
+	size_t len;
+	char *s = format_schema(cfg->cols, EXITMON_VERSION, &len);
+
+	if (!s)
+		log_die(EXIT_RUNTIME, "out of memory");
+	if (fwrite(s, 1, len, stdout) != len || putchar('\n') == EOF ||
+	    fflush(stdout) == EOF)
+		log_die(EXIT_RUNTIME, "cannot write the schema: %s",
+			strerror(errno));
+	free(s);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct mon_config cfg = {
@@ -303,6 +323,8 @@ int main(int argc, char **argv)
 	open_std_fds();
 	log_init(argv[0]);
 	parse_args(argc, argv, &cfg);
+	if (cfg.json_schema)
+		return print_schema(&cfg);
 	mon_signal_install();
 	return cfg.replay ? mon_replay(&cfg) : mon_run(&cfg);
 }

@@ -35,6 +35,7 @@ struct mon_config {
 	unsigned metrics_commands;	/* --metrics-commands: comm series */
 	unsigned shards;	/* sockets and receive threads, >= 1 */
 	const char *run_id;	/* --run-id, checked; NULL: made at start */
+	bool json_schema;	/* --json-schema: print it, do nothing else */
 };
 
 #endif

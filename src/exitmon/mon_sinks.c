@@ -65,10 +65,11 @@ int mon_sinks_open(struct mon *m)
 	}
 	if ((older = output_older_say(&m->out)))
 		log_warn("%s %s", cfg->output, older);
-	if (m->out.repaired)
-		log_warn("%s ended in a partial record (%llu bytes), cut off "
-			"before appending", cfg->output,
-			(unsigned long long)m->out.repaired);
+	if (m->out.cut_bytes)
+		log_warn("%s ended in a line cut short (%llu bytes, an earlier "
+			"run stopped mid-write): ended it as a damaged line, "
+			"which readers count and pass over, and appending after "
+			"it", cfg->output, (unsigned long long)m->out.cut_bytes);
 	return paths_distinct(cfg);
 }
 

@@ -12,59 +12,82 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "cutline.h"
 #include "safe.h"
 
 #define OUTPUT_BUF (256 * 1024)
 /* What a stalled reader may leave queued before records are counted lost. */
 #define OUTPUT_MAX_PENDING (16 * 1024 * 1024)
 
-static uint64_t count_lines(const char *p, size_t n)
+static uint64_t count_char(const char *p, size_t n, char ch)
 {
 	uint64_t c = 0;
 	const char *e = p + n;
 
-	while (p < e && (p = memchr(p, '\n', (size_t)(e - p)))) {
+	while (p < e && (p = memchr(p, ch, (size_t)(e - p)))) {
 		c++;
 		p++;
 	}
 	return c;
 }
 
-/* A run killed in the middle of a write can leave a partial last line:
- * cut it off before appending, so the file holds whole records only. */
-static void repair_tail(struct output *o, off_t size)
+static uint64_t count_lines(const char *p, size_t n)
 {
-	char buf[4096];
-	off_t pos = size;
+	return count_char(p, n, '\n');
+}
+
+/* Columns in the header of this output (CSV: commas + 1). */
+static size_t header_cols(const struct output *o)
+{
+	char hdr[FORMAT_MAX_LINE];
+	size_t n = format_header_cols(o->fmt, o->cols, hdr, sizeof(hdr));
+
+	if (n >= sizeof(hdr))
+		return 0;
+	return 1 + (size_t)(n ? count_char(hdr, n, ',') : 0);
+}
+
+/* Queue bytes that end a line or head a file: they hold no record, so the
+ * newlines among them are passed over when records are counted written. */
+static void queue_lead(struct output *o, const char *p, size_t n)
+{
+	if (n == 0 || o->len + n > o->cap)
+		return;
+	memcpy(o->buf + o->len, p, n);
+	o->len += n;
+	o->lead += count_lines(p, n);
+}
+
+/* A run killed in the middle of a write can leave a cut last line.  The
+ * file is never cut back (cutline.h says why): the line is ended so that
+ * no reader takes it for a record, before anything is appended.  Whether
+ * the cut line is the file's first (then a header is still due). */
+static bool end_cut_line(struct output *o, off_t size)
+{
+	char tail[2 * FORMAT_MAX_LINE], end[CUTLINE_MAX(FORMAT_MAX_LINE)];
+	size_t k = size < (off_t)sizeof(tail) ? (size_t)size : sizeof(tail);
+	const char *nl, *cut;
 	char self[64];
 	int rfd;
 
 	/* Ours is write-only: read the same file, not whatever the path
 	 * names now. */
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", o->fd);
-	rfd = open(self, O_RDONLY | O_CLOEXEC);
-	if (rfd < 0)
-		return;
-	while (pos > 0) {
-		size_t n = pos < (off_t)sizeof(buf) ? (size_t)pos : sizeof(buf);
-		const char *nl;
-
-		if (pread(rfd, buf, n, pos - (off_t)n) != (ssize_t)n)
-			break;
-		nl = memrchr(buf, '\n', n);
-		if (nl) {
-			off_t keep = pos - (off_t)n + (nl - buf) + 1;
-
-			if (keep != size && ftruncate(o->fd, keep) == 0)
-				o->repaired += (uint64_t)(size - keep);
-			close(rfd);
-			return;
-		}
-		pos -= (off_t)n;
+	if ((rfd = open(self, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	if (pread(rfd, tail, k, size - (off_t)k) != (ssize_t)k ||
+	    tail[k - 1] == '\n') {
+		close(rfd);
+		return false;
 	}
-	if (pos == 0 && ftruncate(o->fd, 0) == 0)	/* no newline at all */
-		o->repaired += (uint64_t)size;
 	close(rfd);
+	nl = memrchr(tail, '\n', k);
+	cut = nl ? nl + 1 : tail;
+	o->cut_bytes = (uint64_t)(tail + k - cut);
+	o->midline = true;
+	queue_lead(o, end, cutline_end(o->fmt, cut, (size_t)(tail + k - cut),
+				       header_cols(o), end, sizeof(end)));
+	return !nl && size <= (off_t)k;
 }
 
 /* Records hold every user's command names, uids and I/O: 0640 at most
@@ -75,11 +98,12 @@ static int open_path(const struct output *o, bool *created)
 			 SAFE_MODE_RECORDS, created);
 }
 
-/* Take fd as the output: repair its tail, make a pipe non-blocking, queue
- * the header for an empty file or a stream, or for an older exitmon's
- * file (check_header's OUTPUT_OLDER_APPEND: `older`). */
+/* Take fd as the output: end a line an earlier run left cut, make a pipe
+ * non-blocking, queue the header for an empty file or a stream, or for an
+ * older exitmon's file (check_header's OUTPUT_OLDER_APPEND: `older`). */
 static int setup_fd(struct output *o, int fd, int older)
 {
+	bool headless = false;
 	struct stat st;
 
 	o->fd = fd;
@@ -92,11 +116,8 @@ static int setup_fd(struct output *o, int fd, int older)
 			 st.st_rdev == makedev(1, 3), __ATOMIC_RELAXED);
 	o->dev = st.st_dev;
 	o->ino = st.st_ino;
-	if (o->regular && o->path && st.st_size > 0) {
-		repair_tail(o, st.st_size);
-		if (o->repaired && fstat(o->fd, &st) < 0)
-			return -errno;
-	}
+	if (o->regular && o->path && st.st_size > 0)
+		headless = end_cut_line(o, st.st_size);
 	/* A pipe whose reader stops must not stop the collector. */
 	if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
 		int fl = fcntl(o->fd, F_GETFL);
@@ -106,15 +127,13 @@ static int setup_fd(struct output *o, int fd, int older)
 			o->nonblock_set = true;
 	}
 	o->older_header = older;
-	if ((!o->regular || st.st_size == 0 || older == OUTPUT_OLDER_APPEND) &&
-	    !o->null_device) {
+	if ((!o->regular || st.st_size == 0 || headless ||
+	     older == OUTPUT_OLDER_APPEND) && !o->null_device) {
 		char hdr[FORMAT_MAX_LINE];
 		size_t n = format_header_cols(o->fmt, o->cols, hdr, sizeof(hdr));
 
-		if (n && n < sizeof(hdr) && o->len + n <= o->cap) {
-			memcpy(o->buf + o->len, hdr, n);
-			o->len += n;
-		}
+		if (n < sizeof(hdr))
+			queue_lead(o, hdr, n);
 	}
 	return 0;
 }
@@ -151,8 +170,8 @@ static bool new_header_last(int rfd, off_t size, const char *hdr, size_t n)
 
 	if (pread(rfd, tail, k, from) != (ssize_t)k)
 		return false;
-	/* The last whole line: a partial one after it is cut by
-	 * repair_tail. */
+	/* The last whole line: a cut one after it is ended by
+	 * end_cut_line. */
 	if (!(end = memrchr(tail, '\n', k)))
 		return false;
 	start = memrchr(tail, '\n', (size_t)(end - tail));
@@ -169,7 +188,7 @@ static bool new_header_last(int rfd, off_t size, const char *hdr, size_t n)
 /* Appending rows of other columns to a file would leave its header
  * describing only some of them: a non-empty file must begin with this
  * run's header (JSON lines: with a JSON object), 0.  A first line cut
- * short (no newline yet) is left to repair_tail.  One exception: a CSV
+ * short (no newline yet) is left to end_cut_line.  One exception: a CSV
  * file an older exitmon wrote, whose header is this one without the
  * leading run,seq,time_ns, takes a new header row and the records after
  * it (readers take a header row after rows as the header in force from
@@ -328,22 +347,6 @@ void output_counts(struct output *o, uint64_t *written, uint64_t *unwritten)
 	pthread_mutex_unlock(&o->lock);
 }
 
-/* Cut the partial last line of p[0..done) (just written) off a regular
- * file after a failed write. */
-static void cut_partial(struct output *o, const char *p, size_t done)
-{
-	const char *nl = done ? memrchr(p, '\n', done) : NULL;
-	size_t whole = nl ? (size_t)(nl - p) + 1 : 0;
-	off_t end;
-
-	if (whole == done || !o->regular)
-		return;
-	end = lseek(o->fd, 0, SEEK_END);
-	if (end >= (off_t)(done - whole) &&
-	    ftruncate(o->fd, end - (off_t)(done - whole)) == 0)
-		return;
-}
-
 /* A pipe takes a write of up to PIPE_BUF bytes whole or not at all: write
  * whole lines in such chunks, so a reader that stalls never holds half a
  * record. */
@@ -381,33 +384,58 @@ static size_t write_out(struct output *o, const char *p, size_t n)
 	return done;
 }
 
-static void count_written(struct output *o, uint64_t lines)
+/* Count the records among `newlines` lines just written whole: the first
+ * o->lead of them held none (a cut line's end, a header).  How many. */
+static uint64_t count_written(struct output *o, uint64_t newlines)
 {
-	o->written += lines;
-	o->written_here += lines;
+	uint64_t lead = newlines < o->lead ? newlines : o->lead;
+
+	o->lead -= lead;
+	o->written += newlines - lead;
+	o->written_here += newlines - lead;
+	return newlines - lead;
 }
 
 static void consume(struct output *o, size_t n)
 {
-	uint64_t l = count_lines(o->buf, n);
-
-	count_written(o, l);
-	o->lines -= l;
+	o->lines -= count_written(o, count_lines(o->buf, n));
 	memmove(o->buf, o->buf + n, o->len - n);
 	o->len -= n;
 }
 
-/* After a hard failure (disk full, reader gone) that wrote p[0..done) of
- * `lines` lines: what was written whole stays, the rest is lost and
- * counted; no partial line is left. */
-static void count_failed(struct output *o, const char *p, size_t done,
-			 uint64_t lines)
+/* The length of p[0..n) up to and with its k-th newline. */
+static size_t through_line(const char *p, size_t n, uint64_t k)
 {
-	uint64_t whole = count_lines(p, done);
+	const char *q = p, *nl;
 
-	cut_partial(o, p, done);
-	count_written(o, whole);
-	o->unwritten += lines - whole;
+	while (k-- && (nl = memchr(q, '\n', n - (size_t)(q - p))))
+		q = nl + 1;
+	return (size_t)(q - p);
+}
+
+/* After a hard failure (disk full, reader gone) that wrote p[0..done) of
+ * the n bytes holding `lines` records (and o->lead lines before them that
+ * hold none): what was written whole stays and counts.  Lines holding no
+ * record stay queued, and so does the rest of a record's line written in
+ * part to a file: it is finished first when the output works again (the
+ * file is never cut back, see cutline.h).  The records after it are lost,
+ * and counted.  p may be o->buf. */
+static void keep_failed(struct output *o, const char *p, size_t done,
+			size_t n, uint64_t lines)
+{
+	bool started = done ? p[done - 1] != '\n' : o->midline;
+	uint64_t recs = count_written(o, count_lines(p, done)), keep_recs = 0;
+	uint64_t keep_lines = o->lead;
+	size_t keep;
+
+	if (started && o->regular && keep_lines == 0)
+		keep_lines = keep_recs = 1;
+	keep = through_line(p + done, n - done, keep_lines);
+	o->midline = started && o->regular;
+	o->unwritten += lines - recs - keep_recs;
+	memmove(o->buf, p + done, keep);
+	o->len = keep;
+	o->lines = keep_recs;
 }
 
 static int flush_locked(struct output *o)
@@ -415,9 +443,10 @@ static int flush_locked(struct output *o)
 	size_t done = write_out(o, o->buf, o->len);
 
 	if (done == o->len) {
-		count_written(o, o->lines);
+		count_written(o, o->lines + o->lead);
 		o->lines = 0;
 		o->len = 0;
+		o->midline = false;
 		return 0;
 	}
 	if (o->last_err == -EAGAIN) {
@@ -426,9 +455,7 @@ static int flush_locked(struct output *o)
 		consume(o, done);
 		return o->last_err;
 	}
-	count_failed(o, o->buf, done, o->lines);
-	o->lines = 0;
-	o->len = 0;
+	keep_failed(o, o->buf, done, o->len, o->lines);
 	return o->last_err;
 }
 
@@ -445,7 +472,7 @@ static void put_direct(struct output *o, const char *buf, size_t len,
 		return;
 	}
 	if (o->last_err != -EAGAIN) {
-		count_failed(o, buf, done, lines);
+		keep_failed(o, buf, done, len, lines);
 		return;
 	}
 	whole = count_lines(buf, done);
@@ -483,6 +510,16 @@ static int output_flush(struct output *o)
 	return r;
 }
 
+/* Give up what is queued: its records are lost, and counted. */
+static void forget(struct output *o)
+{
+	o->unwritten += o->lines;
+	o->lines = 0;
+	o->lead = 0;
+	o->len = 0;
+	o->midline = false;
+}
+
 void output_drain(struct output *o, int timeout_ms)
 {
 	int waited = 0;
@@ -496,10 +533,9 @@ void output_drain(struct output *o, int timeout_ms)
 		waited += 100;
 		pthread_mutex_lock(&o->lock);
 	}
-	/* Whatever a stalled reader left: lost, and counted. */
-	o->unwritten += o->lines;
-	o->lines = 0;
-	o->len = 0;
+	/* Whatever a stalled reader or a full disk left: lost, and counted
+	 * (a line written in part stays cut: the next start ends it). */
+	forget(o);
 	pthread_mutex_unlock(&o->lock);
 }
 
@@ -538,7 +574,9 @@ int output_reopen(struct output *o, uint64_t *lost)
 
 	*lost = 0;
 	pthread_mutex_lock(&o->lock);
-	flush_locked(o);
+	/* The rest of a line begun in the old file cannot go to the new. */
+	if (flush_locked(o) < 0 && o->midline && o->path)
+		forget(o);
 	if (o->path) {
 		fd = open_path(o, &created);
 		if (fd >= 0 && (r = check_header(o, fd)) < 0) {
@@ -561,6 +599,7 @@ void output_discard(struct output *o)
 	pthread_mutex_lock(&o->lock);
 	o->len = 0;
 	o->lines = 0;
+	o->lead = 0;
 	pthread_mutex_unlock(&o->lock);
 }
 

@@ -1,7 +1,9 @@
 /* The record writer: whole lines only, buffered, never blocking the
- * collector.  A failed write (disk full, reader gone) is counted per record
- * and retried on the next flush; a partial line is cut back off a regular
- * file so the output always holds whole records. */
+ * collector.  A failed write (disk full, reader gone) is counted per record;
+ * the rest of a line written in part to a file is written first when the
+ * file takes writes again, and a line an earlier run left cut is ended
+ * before appending (cutline.h): the file is never cut back, so a shipper
+ * following it never sees one record's head glued to another's tail. */
 #ifndef EXITMON_OUTPUT_H
 #define EXITMON_OUTPUT_H
 
@@ -17,18 +19,22 @@ struct output {
 	pthread_mutex_t lock;	/* receive threads put whole chunks of lines */
 	char *path;		/* NULL: standard output */
 	int fd;
-	bool regular;		/* a regular file: partial lines can be cut */
+	bool regular;		/* a regular file (not a pipe or a tty) */
 	bool nonblock_set;	/* we set O_NONBLOCK on a pipe; undo at close */
 	bool null_device;	/* /dev/null: lines are counted, never written */
 	enum out_format fmt;
 	const struct format_cols *cols;	/* NULL: every column */
 	char *buf;
 	size_t len, cap, max_pending;
-	uint64_t lines;		/* whole lines in buf */
+	uint64_t lines;		/* records' lines in buf */
+	uint64_t lead;		/* lines before them in buf that hold none */
+	bool midline;		/* the file ends inside a line; buf begins
+				 * with its rest (regular files only) */
 	uint64_t written, unwritten;
 	int last_err;		/* -errno of the last failed write, 0 if fine */
 	int ever_err;		/* the last hard error ever seen (sticky) */
-	uint64_t repaired;	/* bytes of a partial last line cut at open */
+	uint64_t cut_bytes;	/* an earlier run's cut last line, ended at
+				 * open: its bytes (0: none) */
 	bool created;		/* this run created the file */
 	int older_header;	/* OUTPUT_OLDER_*: an older exitmon's file */
 	dev_t dev;		/* the file written, for same-file checks */

@@ -10,12 +10,17 @@ bin=$(tagbin "$TAG")
 burst() { for ((i = 0; i < $1; i++)); do "$bin"; done; }
 
 # whole_csv FILE: every line a complete record (39 columns, ends in \n)
+# whole_csv FILE [cut]: every row has the header's fields (with cut: or
+# one more, how a restart ends a line a killed run cut, at most once).
 whole_csv() {
-	python3 - "$1" <<'PY'
+	python3 - "$@" <<'PY'
 import csv, sys
 data = open(sys.argv[1], newline='', encoding='latin-1').read()
 rows = list(csv.reader(data.splitlines()))
-sys.exit(0 if data.endswith('\n') and rows and all(len(r) == len(rows[0]) for r in rows) else 1)
+n = len(rows[0]) if rows else 0
+cut = [r for r in rows if len(r) == n + 1] if len(sys.argv) > 2 else []
+sys.exit(0 if data.endswith('\n') and rows and len(cut) <= 1 and
+         all(len(r) == n for r in rows if r not in cut) else 1)
 PY
 }
 
@@ -23,7 +28,7 @@ PY
 if small_disk "$T/full"; then
 	start_exitmon full -f csv --comm "$TAG" -o "$T/full/out.csv"
 	# start_exitmon's -o comes first; ours overrides it (last one wins).
-	disk_full_episode "$T/full" "$T/full.err" burst 20
+	disk_full_episode "$T/full" "$T/full.err" --lose burst 20
 	burst 20	# and records after the recovery
 	sleep 0.3
 	stop_exitmon; rc=$?
@@ -98,24 +103,34 @@ sleep 0.4
 kill -KILL "$MON_PID"
 wait "$gen"
 wait "$MON_PID" 2>/dev/null
-# A restart appending to the same file first cuts any partial last line.
+# A restart appending to the same file never cuts it back: a cut last line
+# is ended as a row of one field more than the header, which no reader
+# takes for a record.
+cp "$T/kill.out" "$T/kill.before"
 "$EXITMON" -f csv -o "$T/kill.out" --duration 0.3 2>"$T/kill2.err"; rc=$?
 check "after SIGKILL: restart appends fine" [ "$rc" -eq 0 ]
-check "after SIGKILL: the output holds whole records only" whole_csv "$T/kill.out"
+check "after SIGKILL: the file as the killed run left it, then more" \
+	cmp -s -n "$(stat -c %s "$T/kill.before")" "$T/kill.before" "$T/kill.out"
+check "after SIGKILL: whole records, and a cut line only as one more field" \
+	whole_csv "$T/kill.out" cut
 "$EXITMON" --replay "$T/kill.pcap" -f csv > "$T/kill.replay" 2>"$T/kill.rerr"; rc=$?
 check "after SIGKILL: the capture replays" [ "$rc" -eq 0 ]
 check "after SIGKILL: replayed records are whole" whole_csv "$T/kill.replay"
 
-# A partial last line is cut at open, and said so.
+# A cut last line is ended at open, never cut back, and said so.
 "$EXITMON" --replay "$(dirname "$0")/../data/real-v16.pcap" -f csv --count 1 \
 	> "$T/whole.csv" 2>/dev/null
 { cat "$T/whole.csv"; printf 'pid,424242,42'; } > "$T/partial.csv"
+cp "$T/partial.csv" "$T/partial.before"
 "$EXITMON" -f csv -o "$T/partial.csv" --duration 0.2 2>"$T/partial.err"
-# the whole lines stay; "pid,424242,42" is gone, not glued to what came after
-cut_clean() {
-	[ "$(head -2 "$1")" = "$(cat "$T/whole.csv")" ] &&
-		! grep -q '^pid,424242,42' "$1"
+ncols=$(head -1 "$T/whole.csv" | tr ',' '\n' | wc -l)
+cut_ended() {
+	cmp -s -n "$(stat -c %s "$T/partial.before")" "$T/partial.before" "$1" &&
+	[ "$(sed -n 3p "$1")" = "pid,424242,42$(printf "%$((ncols - 2))s" | tr ' ' ,)" ]
 }
-check "partial line cut off before appending" cut_clean "$T/partial.csv"
-check "and reported" grep -q "partial record" "$T/partial.err"
+check "cut line ended with commas to one field more than the header" cut_ended "$T/partial.csv"
+check "and said so" grep -q "ended in a line cut short (13 bytes" "$T/partial.err"
+"$TOP/exitstat" "$T/partial.csv" > /dev/null 2>"$T/partial.stat"
+check "exitstat passes over it as one damaged line" \
+	grep -q ": 1 malformed lines skipped" "$T/partial.stat"
 done_testing

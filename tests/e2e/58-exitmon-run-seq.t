@@ -133,7 +133,7 @@ if small_disk "$T/full"; then
 	t0=$(now_ns)
 	start_exitmon full -f csv --comm "$TAG" -o "$T/full/out.csv"
 	burst 10
-	disk_full_episode "$T/full" "$T/full.err" burst 20
+	disk_full_episode "$T/full" "$T/full.err" --lose burst 20
 	burst 20	# and records after the recovery
 	sleep 0.3
 	stop_exitmon

@@ -82,17 +82,27 @@ small_disk() {
 	trap 'for m in $_mounts; do umount "$m" 2>/dev/null; done; cleanup' EXIT
 }
 
-# disk_full_episode DIR ERRFILE CMD...: fill DIR, run CMD until the
+# disk_full_episode DIR ERRFILE [--lose] CMD...: fill DIR, run CMD until the
 # collector's ERRFILE says a write failed for lack of space, free the
 # space, run CMD until it says writing works again (at most 10 s each).
 # A busy machine delivers records late: wait for what the collector says,
 # never for a fixed time.
 disk_full_episode() {
 	_dir=$1 _err=$2; shift 2
+	_lose=0
+	if [ "$1" = --lose ]; then _lose=1; shift; fi
 	dd if=/dev/zero of="$_dir/filler" bs=1k 2>/dev/null
 	_i=0
 	until grep -q "No space left" "$_err" || [ $_i -ge 40 ]; do
 		"$@"; sleep 0.25; _i=$((_i + 1))
+	done
+	# A line begun is finished once there is room again, so the first
+	# failed write may lose no record: with --lose, more exits until the
+	# stats line (SIGUSR1 to $MON_PID) counts one unwritten.
+	_i=0
+	while [ $_lose = 1 ] && [ $_i -lt 40 ] &&
+	      ! grep -q ' unwritten=[1-9]' "$_err"; do
+		"$@"; kill -USR1 "$MON_PID"; sleep 0.25; _i=$((_i + 1))
 	done
 	rm -f "$_dir/filler"
 	_i=0

@@ -1,0 +1,77 @@
+/* Unit tests of how a line an earlier run left cut is ended
+ * (src/exitmon/cutline.c): never taken for a record afterwards. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cutline.h"
+
+static const char *end_of(enum out_format f, const char *cut, size_t ncols)
+{
+	static char out[64];
+	size_t n = cutline_end(f, cut, strlen(cut), ncols, out, sizeof(out) - 1);
+
+	out[n] = '\0';
+	return out;
+}
+
+static void test_jsonl_and_text(void **state)
+{
+	(void)state;
+	/* a cut object lacks its brace: a newline makes it one bad line */
+	assert_string_equal(end_of(FMT_JSONL, "{\"run\":\"ab\",\"seq\":4", 5), "\n");
+	/* whole but for its newline: a record whole */
+	assert_string_equal(end_of(FMT_JSONL, "{\"seq\":4}", 5), "\n");
+	assert_string_equal(end_of(FMT_TEXT, "  123 sleep", 5), "\n");
+}
+
+static void test_csv_pads_past_the_header(void **state)
+{
+	(void)state;
+	/* 4 columns: a row cut in its last number would parse; one field
+	 * more than the header makes every reader refuse it */
+	assert_string_equal(end_of(FMT_CSV, "pid,1,2,34", 4), ",\n");
+	assert_string_equal(end_of(FMT_CSV, "pid,1,", 4), ",,\n");
+	assert_string_equal(end_of(FMT_CSV, "p", 4), ",,,,\n");
+	assert_string_equal(end_of(FMT_CSV, "", 4), ",,,,\n");
+	/* already more fields than the header: only the newline */
+	assert_string_equal(end_of(FMT_CSV, "a,b,c,d,e,f", 4), "\n");
+}
+
+static void test_csv_closes_a_quote(void **state)
+{
+	(void)state;
+	/* cut inside a quoted comm: the quote is closed, or the newline
+	 * would belong to the field and swallow the next row */
+	assert_string_equal(end_of(FMT_CSV, "pid,\"a,b", 4), "\",,,\n");
+	/* a doubled quote inside stays inside */
+	assert_string_equal(end_of(FMT_CSV, "pid,\"a\"\"b", 4), "\",,,\n");
+	/* a closed quoted field is no open quote */
+	assert_string_equal(end_of(FMT_CSV, "pid,\"a,b\",7", 4), ",,\n");
+}
+
+static void test_room(void **state)
+{
+	char out[4];
+
+	(void)state;
+	/* CUTLINE_MAX(4) = 7 bytes: less room is refused whole */
+	assert_int_equal(cutline_end(FMT_CSV, "p", 1, 4, out, sizeof(out)), 0);
+	assert_int_equal(cutline_end(FMT_JSONL, "{", 1, 0, out, 1), 1);
+	assert_int_equal(cutline_end(FMT_JSONL, "{", 1, 0, out, 0), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_jsonl_and_text),
+		cmocka_unit_test(test_csv_pads_past_the_header),
+		cmocka_unit_test(test_csv_closes_a_quote),
+		cmocka_unit_test(test_room),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
