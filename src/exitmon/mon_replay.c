@@ -19,19 +19,15 @@
 #include "report.h"
 #include "safe.h"
 
-/* Every packet of the capture through the collector; an oversized one is
- * skipped and counted, an empty one counted malformed (as exitstat does),
- * a cut-off last one ends the file, damage is passed over (the reader
- * resynchronises) and said.  Whether there was damage. */
-static bool replay_packets(struct mon *m, struct capture_reader *rd,
-			   struct collector *col, const char *path)
+/* The packets through the collector; the last capture_read_next result.
+ * Inlined twice, acct NULL in one (no --metrics: not even a test of it a
+ * packet) and the collector's in the other. */
+static inline __attribute__((always_inline)) int
+replay_loop(struct mon *m, struct capture_reader *rd, struct collector *col,
+	    struct acct *acct, uint64_t *oversized)
 {
-	const struct capture_damage *d = capture_read_damage(rd);
-	struct acct *acct = col->acct;	/* --metrics, or NULL */
-	uint64_t oversized = 0;
 	const void *msg;
 	size_t len;
-	char say[256];
 	int r;
 
 	while ((r = capture_read_next(rd, &msg, &len)) != 0 &&
@@ -47,8 +43,25 @@ static bool replay_packets(struct mon *m, struct capture_reader *rd,
 		else if (r == -ENOMSG)
 			col->n.malformed++;
 		else
-			oversized++;
+			(*oversized)++;
 	}
+	return r;
+}
+
+/* Every packet of the capture through the collector; an oversized one is
+ * skipped and counted, an empty one counted malformed (as exitstat does),
+ * a cut-off last one ends the file, damage is passed over (the reader
+ * resynchronises) and said.  Whether there was damage. */
+static bool replay_packets(struct mon *m, struct capture_reader *rd,
+			   struct collector *col, const char *path)
+{
+	const struct capture_damage *d = capture_read_damage(rd);
+	uint64_t oversized = 0;
+	char say[256];
+	int r;
+
+	r = col->acct ? replay_loop(m, rd, col, col->acct, &oversized)
+		      : replay_loop(m, rd, col, NULL, &oversized);
 	if (oversized) {
 		log_warn("capture %s: %llu packets larger than %d bytes skipped "
 			"(counted as truncated)", path,
