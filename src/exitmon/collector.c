@@ -36,7 +36,7 @@ int collector_init(struct collector *c, const struct collector_setup *w)
 		memcpy(c->meta.run, w->run, REC_RUN_HEX);
 		c->meta.has = REC_META_RUN | REC_META_SEQ | REC_META_TIME;
 	}
-	if (w->metrics_commands) {
+	if (w->metrics) {
 		c->acct = malloc(sizeof(*c->acct));
 		if (!c->acct || acct_init(c->acct, w->metrics_commands) < 0) {
 			free(c->acct);

@@ -29,8 +29,9 @@ struct collector_setup {
 	/* The last seq handed out, shared by all shards: every record given
 	 * to the output takes the next one (see emit). */
 	atomic_ullong *seq;
-	/* --metrics: commands shown per command (--metrics-commands); 0: the
-	 * records are not counted for metrics (acct.h) at all. */
+	/* --metrics: count the records for it (acct.h), with series for at
+	 * most metrics_commands commands (--metrics-commands, may be 0). */
+	bool metrics;
 	unsigned metrics_commands;
 	/* The counts are merged by another thread (a live shard's): take
 	 * the acct's own lock around each record counted (no other shard

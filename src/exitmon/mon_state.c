@@ -21,7 +21,8 @@ void mon_state_wiring(struct mon *m, bool live,
 	w->self_tgid = live ? getpid() : 0;
 	w->run = m->run;
 	w->seq = &m->seq;
-	w->metrics_commands = m->cfg->metrics ? m->cfg->metrics_commands : 0;
+	w->metrics = m->cfg->metrics != NULL;
+	w->metrics_commands = m->cfg->metrics_commands;
 	w->metrics_locked = live;
 }
 
