@@ -43,7 +43,8 @@ expect 2 "bad value for --comm: 'a\[' (an unclosed" "unclosed [ in --comm" -- "$
 expect 2 "applies only to a live collector" "conflicting options" -- "$EXITMON" --replay x --wakeup
 expect 2 "unexpected argument" "stray argument" -- "$EXITMON" stray
 # Every option that takes a number, with every kind of bad value.
-for opt in --interval --rcvbuf --stats --tgid --uid --duration --count --shards; do
+for opt in --interval --rcvbuf --stats --tgid --uid --duration --count --shards \
+	   --metrics-commands; do
 	for val in "" -1 abc 10x 99999999999999999999999 " 5" 0x10; do
 		expect 2 "bad value for $opt" "$opt '$val'" -- "$EXITMON" "$opt" "$val"
 	done
