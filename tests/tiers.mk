@@ -19,6 +19,7 @@
 #   test-busy     the "# tier: busy" e2e files under exit-heavy load (root)
 #   test-kernels  tests/kernels/ in Debian's 6.1 to 7.x under QEMU (a download once)
 #   test-systemd  the package's unit under a real systemd, QEMU (root)
+#   test-fleet    a fleet in network namespaces: rsyslog, PostgreSQL, Prometheus (root)
 #
 # sanitize and fuzz-smoke are defined in tests/fuzz/fuzz.mk.  test-kernels
 # and test-systemd install what they need first (tools/deps.sh).
@@ -28,7 +29,7 @@
 # test-busy) fails on any skip.
 
 .PHONY: unit lint-man lint-layout instr-gate instr-baseline e2e check check-build fuzz-smoke-beside-deb deb-prebuild \
-        test-busy test-kernels test-kernels-rig test-kernels-suite test-systemd
+        test-busy test-kernels test-kernels-rig test-kernels-suite test-systemd test-fleet
 
 unit: $(UNIT_BINS)
 	$(Q)set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
@@ -120,3 +121,14 @@ test-systemd: deps
 	$(Q)tools/deps.sh systemd
 	$(Q)$(MAKE) --no-print-directory all deb
 	$(Q)EXITMON_TOP=$(CURDIR) prove -v tests/systemd/
+
+# A fleet on this machine (tests/fleet/): hosts and a hub as network
+# namespaces, each host's exitmon JSON lines shipped by its own rsyslogd
+# (imfile, omrelp, a disk-assisted queue) to the hub's (imrelp, ompgsql)
+# into a PostgreSQL made for the test, node_exporter and Prometheus beside;
+# the snippets of examples/ used as they are.  Root; starts and stops all
+# it runs, never the machine's services.
+test-fleet: deps
+	$(Q)tools/deps.sh fleet
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)EXITMON_TOP=$(CURDIR) prove -v tests/fleet/

@@ -2,7 +2,7 @@
 # Install the Debian/Ubuntu packages exitmon needs to build, test and plot.
 # As root: says what is missing and why, then installs it.  Otherwise:
 # prints the same and the command to run.
-#   tools/deps.sh [kernels|systemd]
+#   tools/deps.sh [kernels|systemd|fleet]
 set -eu
 
 # What each package is for, one purpose a line: "purpose|packages".
@@ -31,6 +31,16 @@ fi
 # debootstrap makes (tools/kernel-rootfs), in the same QEMU guests.
 if [ "${1:-}" = systemd ]; then
 	NEEDS="to boot a systemd guest (make test-systemd): QEMU, busybox, cpio, debootstrap|qemu-system-x86 busybox-static cpio debootstrap"
+fi
+
+# `deps.sh fleet`: `make test-fleet` builds a fleet of hosts in network
+# namespaces on this machine: rsyslog following each host's records
+# (imfile) and forwarding them over RELP to a hub whose rsyslog writes
+# them to PostgreSQL (ompgsql), node_exporter's textfile collector on
+# each host's metrics and a Prometheus scraping them, logrotate.  The
+# test starts its own instances and never the services these install.
+if [ "${1:-}" = fleet ]; then
+	NEEDS="for the fleet tier (make test-fleet): rsyslog with RELP and PostgreSQL output, PostgreSQL 15, Prometheus, node_exporter, logrotate, iproute2, python3|rsyslog rsyslog-relp rsyslog-pgsql postgresql-15 prometheus prometheus-node-exporter logrotate iproute2 python3"
 fi
 
 # libclang-rt-dev is versioned on Debian 12 (libclang-rt-14-dev): the
