@@ -18,6 +18,7 @@ accounts (tests/fleet/, make test-fleet).
 """
 import collections
 import datetime
+import gzip
 import json
 import os
 import subprocess
@@ -82,7 +83,7 @@ def runs(sumdir, host, lossy):
 def lines(files):
     """Every line of the files: (record or None, raw)."""
     for fn in files:
-        with open(fn, "rb") as f:
+        with (gzip.open if fn.endswith(".gz") else open)(fn, "rb") as f:
             for raw in f:
                 if not raw.endswith(b"\n"):
                     yield None, raw        # not complete: never shipped
@@ -162,6 +163,32 @@ def expect_outcomes(keysfile, files):
         print("%s|%s|%s|%d" % (host, hour, o, c))
 
 
+def expect_gaps(keysfile):
+    """examples/fleet-lost-records.sql's rows, from the keys alone."""
+    per = collections.defaultdict(list)
+    hosts = {}
+    with open(keysfile) as f:
+        for line in f:
+            host, run, seq = line.split()
+            per[run].append(int(seq))
+            hosts[run] = min(hosts.get(run, host), host)
+    rows = []
+    for run, seqs in per.items():
+        seqs.sort()
+        if seqs[-1] == len(seqs):
+            continue
+        gaps, prev = [], 0
+        for q in seqs:
+            if q > prev + 1:
+                lo, hi = prev + 1, q - 1
+                gaps.append(str(lo) if lo == hi else "%d-%d" % (lo, hi))
+            prev = q
+        rows.append((hosts[run], run, len(seqs), seqs[-1],
+                     seqs[-1] - len(seqs), ",".join(gaps)))
+    for host, run, n, mx, miss, gaps in sorted(rows):
+        print("%s|%s|%d|%d|%d|%s" % (run, host, n, mx, miss, gaps))
+
+
 def main(a):
     if a[0] == "runs":
         return runs(a[1], a[2], "--lossy" in a[3:])
@@ -175,6 +202,9 @@ def main(a):
         return 0
     if a[0] == "expect-top-cpu":
         expect_top_cpu(a[1], a[2:])
+        return 0
+    if a[0] == "expect-gaps":
+        expect_gaps(a[1])
         return 0
     if a[0] == "expect-outcomes":
         expect_outcomes(a[1], a[2:])
