@@ -12,6 +12,9 @@ export PGTZ=UTC
 fleet_need
 START=$(now)
 trap fleet_cleanup EXIT
+# A signal (the watchdog's TERM, ^C) leaves through the EXIT trap too.
+trap 'exit 143' TERM
+trap 'exit 130' INT
 # A watchdog for the whole file: the tier must end.
 # (its output closed: a sleep holding prove's pipe would hold prove.)
 watchdog "$LIFE"
@@ -130,11 +133,23 @@ diag "phase 3/6: $(elapsed "$PHASE") s"
 # ---- 8: host 1's shipper down across a rotation; 9: host 3's disk
 # queue full -----------------------------------------------------------
 PHASE=$(now)
+# 8b, the hazard itself, on host 2: its shipper without the second input
+# (the snippet less the exits.jsonl.1 input), down while its file is
+# renamed.
+stop_pidfile "$T/h2/rsyslogd.pid" TERM
+fleet_host_conf 2 -e '/exits.jsonl.1" tag/,/persistStateInterval/d'
+shipper_start 2 || nok "host 2's shipper starts without the second input"
+check "8b the variant has one imfile input" test "$(grep -c 'type="imfile" file' "$T/h2/rsyslog.conf")" = 1
 stop_pidfile "$T/h1/rsyslogd.pid" TERM
+stop_pidfile "$T/h2/rsyslogd.pid" TERM
 sleep 3
 rotate || nok "the rotation with the shipper down"
+replay_pause 2
+mv "$T/h2/log/exits.jsonl" "$T/h2/log/exits.jsonl.1"
+replay_resume 2
 sleep 3
 shipper_start 1 || nok "host 1's shipper starts again"
+shipper_start 2 || nok "host 2's shipper starts again, without the second input"
 # 9: host 3's shipper with a small queue (the snippet's limits cut down),
 # its link cut, host 3 writing on.
 replay_pause 3
@@ -177,6 +192,25 @@ diag "h3: missing $missing, impstats discarded $discarded"
 grep '^run' "$T/h3/lossy.out" | head -3 | sed 's/^/# /'
 check "9 queue full: the loss shows as gaps of the runs (examples/fleet-lost-records.sql lists host 3)" \
 	bash -c "psql -X -q -A -t -h $PGSOCK -U postgres -d exitmon -f $EX/fleet-lost-records.sql | grep -q '|h3|'"
+diag "h3: $(sql "SELECT coalesce(sum(duplicates), 0) FROM exits_duplicates WHERE host = 'h3'") duplicates in all"
+# 8b: without the second input, the lines written to host 2's file while
+# its shipper was down went with the rename: missing against the
+# summaries (a gap or a run absent), not silent.  The whole snippet, with
+# the second input, then reads exits.jsonl.1 and they arrive.
+replay_pause 2
+lost8() {
+	python3 "$FLEETDIR/fleetcheck.py" runs "$T/h2/sum" h2 --lossy >"$T/h2/lossy.out"
+	m8=$(sed -n 's/^missing //p' "$T/h2/lossy.out")
+	[ "$m8" -gt 0 ]
+}
+sleep 5
+check "8b shipper down across a rotation, one input: records missing against the summaries" lost8
+diag "h2, one input: $m8 records missing; $(grep -c '^run' "$T/h2/lossy.out") runs short"
+stop_pidfile "$T/h2/rsyslogd.pid" TERM
+fleet_host_conf 2
+shipper_start 2 || nok "host 2's shipper starts with the whole snippet"
+check "8b the snippet's second input on exits.jsonl.1 reads them: every run of host 2 matches again" runs_match 2 90
+replay_resume 2
 diag "phase 8/9: $(elapsed "$PHASE") s"
 
 # ---- 10: schema edges: u64 maxima, comm bytes >= 0x80, a --fields subset

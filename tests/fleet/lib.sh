@@ -52,6 +52,9 @@ bg() {
 	local name=$1; shift
 	timeout -s TERM -k 5 "$LIFE" "$@" >>"$T/$name.log" 2>&1 &
 	_pids="$_pids $!"
+	# Not a job of this shell: a test that kills one on purpose
+	# (SIGKILL) gets no "Killed" line in its TAP.
+	disown $!
 }
 # ns N: the namespace of host N (1..NHOSTS), or the hub's for "hub".
 ns() { [ "$1" = hub ] && echo "$HUB" || echo "${ID}h$1"; }
@@ -273,10 +276,18 @@ watchdog() {
 fleet_cleanup() {
 	local p n
 	set +e
-	if [ -n "${_watchdog:-}" ]; then pkill -P "$_watchdog" sleep; kill "$_watchdog"; fi 2>/dev/null
+	trap '' TERM INT    # no second signal stops the cleanup half way
+	# The watchdog first, then its sleep (the other way round it would
+	# go on to its kill).
+	if [ -n "${_watchdog:-}" ]; then
+		p=$(pgrep -P "$_watchdog")
+		kill -KILL "$_watchdog"
+		[ -n "$p" ] && kill $p
+	fi 2>/dev/null
 	touch "$T"/h*/stop 2>/dev/null
 	for p in $(cat "$T"/h1/exitmon.pid "$T"/load-*.pid 2>/dev/null); do kill "$p" 2>/dev/null; done
 	for p in $_pids; do kill "$p" 2>/dev/null; done
+	for p in $_pids; do wait_for 15 bash -c "! kill -0 $p 2>/dev/null"; done
 	[ -d "$PGDATA" ] && runuser -u postgres -- "$PGBIN/pg_ctl" -D "$PGDATA" -m immediate \
 		-w -t 20 stop >/dev/null 2>&1
 	for n in $(seq 1 $NHOSTS) hub; do
