@@ -18,7 +18,7 @@ FLEETDIR=$TOP/tests/fleet
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 # Nothing may run longer than the tier: a daemon lives at most this long
 # even if every cleanup below failed.
-LIFE=${FLEET_LIFE:-1200}
+LIFE=${FLEET_LIFE:-600}
 
 T=$(mktemp -d /tmp/exitmon-fleet.XXXXXX)
 chmod 755 "$T"
@@ -272,6 +272,7 @@ watchdog() {
 	bash -c "sleep $1; echo '# fleet: watchdog: $1 s passed' >>$T/watchdog.log; kill -TERM $$" \
 		</dev/null >/dev/null 2>&1 &
 	_watchdog=$!
+	disown $!
 }
 fleet_cleanup() {
 	local p n
