@@ -172,7 +172,7 @@ sleep 12   # impstats writes every 10 s
 lost_ok() {
 	python3 "$FLEETDIR/fleetcheck.py" runs "$T/h3/sum" h3 --lossy >"$T/h3/lossy.out"
 	missing=$(sed -n 's/^missing //p' "$T/h3/lossy.out")
-	discarded=$(python3 -c '
+	read -r discarded held < <(python3 -c '
 import json, sys
 last = {}
 for line in open(sys.argv[1]):
@@ -182,13 +182,17 @@ for line in open(sys.argv[1]):
         continue
     if j.get("origin") == "core.queue" and j.get("name", "").startswith("exitmon-ship"):
         last[j["name"]] = j
-print(sum(j.get("discarded.full", 0) + j.get("discarded.nf", 0) for j in last.values()))' "$T/h3/log/rsyslog-stats.json")
-	[ "$missing" -gt 0 ] && [ "$missing" -le "$discarded" ]
+print(sum(j.get("discarded.full", 0) + j.get("discarded.nf", 0) for j in last.values()),
+      last.get("exitmon-ship queue[DA]", {}).get("size", 0))' "$T/h3/log/rsyslog-stats.json")
+	[ "$missing" -gt 0 ] && [ "$missing" -le $((discarded + held)) ]
 }
-# Every record missing is one rsyslog counted discarded; rsyslog has been
-# seen to count one more than went missing (719 for 718), so not "=".
-check "9 queue full: records lost (gaps against the summaries) > 0, each counted by rsyslog's impstats (discarded.full)" wait_for 60 lost_ok
-diag "h3: missing $missing, impstats discarded $discarded"
+# Every record missing is one rsyslog counted: discarded (discarded.full;
+# seen to count one more than went missing, 719 for 718), or still held
+# in the queue's disk part ([DA] size: rsyslog 8.2302 leaves what went to
+# disk there until the memory part reaches its high watermark again, its
+# issue 2646, fixed upstream in 2026), so not "=".
+check "9 queue full: records lost (against the summaries) > 0, each counted by rsyslog's impstats (discarded, or held on disk)" wait_for 60 lost_ok
+diag "h3: missing $missing, impstats discarded $discarded, held in the disk queue $held"
 grep '^run' "$T/h3/lossy.out" | head -3 | sed 's/^/# /'
 check "9 queue full: the loss shows as gaps of the runs (examples/fleet-lost-records.sql lists host 3)" \
 	bash -c "psql -X -q -A -t -h $PGSOCK -U postgres -d exitmon -f $EX/fleet-lost-records.sql | grep -q '|h3|'"
@@ -239,36 +243,21 @@ sleep 1
 end_ok() { runs_match 1 60 && runs_match 2 60; }
 check "hosts 1 and 2: every run matches its summary at the end" end_ok
 
-# 7: the live host's written total in Prometheus, per run (exitmon_run_info
-# names the run), against its rows in PostgreSQL.  The replaying hosts
-# have no metrics: exitmon refuses --metrics with --replay.
+# 7: the written totals in Prometheus, per run (exitmon_run_info names
+# the run), against the summaries and the rows in PostgreSQL.  Host 1:
+# every run, and their sum.  Hosts 2 and 3 replay a run every 0.3 s or
+# so, faster than a scrape a second: every run Prometheus saw.
 prom_ok() {
 	promql 'max_over_time((exitmon_records_written_total * on(instance) group_left(run) exitmon_run_info)[15m:1s])' \
 		>"$T/prom.out" || return 1
-	python3 - "$T/prom.out" "$T/h1/sum" <<-'PY'
-	import os, subprocess, sys
-	prom = {}
-	for line in open(sys.argv[1]):
-	    inst, run, v = line.split()
-	    if inst.startswith("10.77.1."):
-	        prom[run] = int(float(v))
-	want = {}
-	for name in os.listdir(sys.argv[2]):
-	    s = dict(l.rstrip("\n").split("=", 1) for l in open(os.path.join(sys.argv[2], name)))
-	    want[s["run"]] = int(s["written"])
-	rows = dict(l.split() for l in subprocess.run(["psql", "-X", "-A", "-t", "-F", " ", "-h",
-	    os.environ["PGSOCK"], "-U", "postgres", "-d", "exitmon", "-c",
-	    "SELECT run, count(*) FROM exits WHERE host = 'h1' GROUP BY run"],
-	    capture_output=True, text=True, check=True).stdout.split("\n") if l)
-	bad = [r for r in want if prom.get(r) != want[r] or int(rows.get(r, 0)) != want[r]]
-	for r in bad:
-	    print("# run %s: prometheus %s, summary %d, rows %s" % (r, prom.get(r), want[r], rows.get(r)))
-	print("# prometheus: %d runs of the live host, written = rows in PostgreSQL" % len(want))
-	sys.exit(1 if bad or not want else 0)
-	PY
+	python3 "$FLEETDIR/fleetcheck.py" prom "$T/prom.out" "$1" "$T/h$1/sum" "${@:2}" >"$T/prom$1.txt"
 }
-check "7 metrics: per run, exitmon_records_written_total in Prometheus = the summary's written = rows in PostgreSQL" \
-	wait_for 30 prom_ok
+for n in 1 2 3; do
+	case $n in 1) a=--every;; 2) a=;; 3) a="--lossy $T/h3/lossy.out";; esac
+	check "7 metrics, host $n: per run, exitmon_records_written_total in Prometheus = the summary's written = the rows in PostgreSQL${a:+ ($a)}" \
+		wait_for 30 prom_ok $n $a
+	sed 's/^/# /' "$T/prom$n.txt" | tail -n 5
+done
 
 # The fleet queries of examples/, each against the same answer computed
 # here from the hosts' files (only the records the store holds).

@@ -7,6 +7,13 @@ accounts (tests/fleet/, make test-fleet).
       its run in PostgreSQL: count(distinct seq) = written and max(seq) =
       written + unwritten.  Exit 0 when every run matches.  --lossy: print
       the records missing per run and in all ("missing N"), exit 0.
+  fleetcheck.py prom PROMOUT N SUMDIR [--every] [--lossy FILE]
+      Host N's runs in Prometheus (PROMOUT: "instance run written" lines,
+      the max over time of exitmon_records_written_total joined to
+      exitmon_run_info) against their summaries and their rows: each
+      run Prometheus saw (--every: each run with a summary, and their
+      sum) has written = the summary's = its rows in PostgreSQL (but for
+      the runs FILE, fleetcheck's --lossy output, lists as short).
   fleetcheck.py filerows FILE... [--run RUN]
       The complete, valid JSON lines of the files, per run: "run count
       max_seq invalid_lines".
@@ -78,6 +85,47 @@ def runs(sumdir, host, lossy):
           % (n, rows, "all match" if not bad else "%d differ" % len(bad),
              len(others)))
     return 1 if bad else 0
+
+
+def prom(promout, n, sumdir, every, lossyfile):
+    seen = {}
+    with open(promout) as f:
+        for line in f:
+            inst, run, v = line.split()
+            if inst.startswith("10.77.%s." % n):
+                seen[run] = int(float(v))
+    want = {}
+    for name in os.listdir(sumdir):
+        s = summary(os.path.join(sumdir, name))
+        want[s["run"]] = int(s["written"])
+    rows = {r[0]: int(r[1]) for r in psql(
+        "SELECT run, count(DISTINCT seq) FROM exits WHERE host = 'h%s' "
+        "GROUP BY run" % n)}
+    lossy = set()
+    if lossyfile:
+        with open(lossyfile) as f:
+            lossy = {l.split()[1].rstrip(":") for l in f if l.startswith("run ")}
+    runs = sorted(want) if every else sorted(seen)
+    bad = []
+    for r in runs:
+        if r not in want:
+            bad.append("run %s in Prometheus has no summary" % r)
+        elif seen.get(r) != want[r] or (r not in lossy and
+                                        rows.get(r, 0) != want[r]):
+            bad.append("run %s: Prometheus %s, summary %d, rows %d" %
+                       (r, seen.get(r), want[r], rows.get(r, 0)))
+    total = sum(seen.get(r, 0) for r in runs)
+    stored = sum(rows.get(r, 0) for r in runs)
+    for b in bad[:20]:
+        print(b)
+    print("h%s: %d runs in Prometheus%s, written %d in all, %d rows%s" %
+          (n, len(runs), " (every run)" if every else
+           " (of %d runs)" % len(want), total, stored,
+           ", %d runs short (case 9)" % len(lossy & set(runs))
+           if lossy else ""))
+    if every and total != stored:
+        bad.append("sum")
+    return 1 if bad or not runs else 0
 
 
 def lines(files):
@@ -192,6 +240,9 @@ def expect_gaps(keysfile):
 def main(a):
     if a[0] == "runs":
         return runs(a[1], a[2], "--lossy" in a[3:])
+    if a[0] == "prom":
+        lossy = a[a.index("--lossy") + 1] if "--lossy" in a else None
+        return prom(a[1], a[2], a[3], "--every" in a, lossy)
     if a[0] == "filerows":
         only = None
         if "--run" in a:

@@ -238,7 +238,8 @@ replay_loop() {
 		i=$((i + 1))
 		cap=${caps[$((i % ${#caps[@]}))]}
 		"$EXITMON" --replay "$cap" -f jsonl "$@" -o "$T/h$n/log/exits.jsonl" \
-			--summary "$T/h$n/sum/$(printf %05d $i)" 2>>"$T/h$n/replay.err" ||
+			--summary "$T/h$n/sum/$(printf %05d $i)" \
+			--metrics "$T/h$n/metrics/exitmon.prom" 2>>"$T/h$n/replay.err" ||
 			echo "replay $i of $cap failed: $?" >>"$T/h$n/replay.err"
 		sleep 0.3
 	done
