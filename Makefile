@@ -15,6 +15,7 @@ SBINDIR     ?= $(PREFIX)/sbin
 BINDIR      ?= $(PREFIX)/bin
 MANDIR      ?= $(PREFIX)/share/man
 DATADIR     ?= $(PREFIX)/share
+DOCDIR      ?= $(DATADIR)/doc/exitmon
 SYSCONFDIR  ?= /etc
 UNITDIR     ?= $(PREFIX)/lib/systemd/system
 
@@ -145,6 +146,8 @@ install: all
 	install -d $(DESTDIR)$(DATADIR)/exitmon
 	./exitmon --json-schema > $(DESTDIR)$(DATADIR)/exitmon/exits.schema.json
 	chmod 644 $(DESTDIR)$(DATADIR)/exitmon/exits.schema.json
+	install -d $(DESTDIR)$(DOCDIR)/examples
+	install -m 644 $(wildcard examples/*) $(DESTDIR)$(DOCDIR)/examples/
 
 # build/deb/exitmon_$(VERSION)_<arch>.deb, from git archive HEAD with
 # tools/debian as debian/ (debhelper; README "Running it as a service").

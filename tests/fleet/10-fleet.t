@@ -42,10 +42,10 @@ check "1 steady: no line was rejected or invalid at the hub" \
 
 # ---- 2, 4, 5: rotation under load (host 1), shipper SIGKILLed and its
 # file read again (host 2), host 3's link cut for 30 s -------------------
-logrotate_conf() { # the snippet, for host 1's file, HUP by exitmon's pid file
-	sed -e "s|/var/log/exitmon/|$T/h1/log/|" \
+logrotate_conf() { # the package's snippet, for host 1's files, HUP by exitmon's pid file
+	sed -e "s|/var/log/exitmon/|$T/h1/log/|g" \
 	    -e "s|systemctl kill .*|kill -HUP \$(cat $T/h1/exitmon.pid)|" \
-	    "$EX/exitmon-jsonl.logrotate" >"$T/h1/logrotate.conf"
+	    "$TOP/systemd/exitmon.logrotate" >"$T/h1/logrotate.conf"
 }
 rotate() { logrotate -f -s "$T/h1/logrotate.state" "$T/h1/logrotate.conf" 2>>"$T/h1/logrotate.err"; }
 logrotate_conf
