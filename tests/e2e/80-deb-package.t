@@ -21,6 +21,13 @@ EXPECTED="/etc/logrotate.d/exitmon
 /usr/share/doc/exitmon/README.Debian
 /usr/share/doc/exitmon/changelog.gz
 /usr/share/doc/exitmon/copyright
+/usr/share/doc/exitmon/examples/README.md
+/usr/share/doc/exitmon/examples/exitmon-schema.sql
+/usr/share/doc/exitmon/examples/fleet-exit-outcomes.sql
+/usr/share/doc/exitmon/examples/fleet-lost-records.sql
+/usr/share/doc/exitmon/examples/fleet-top-cpu.sql
+/usr/share/doc/exitmon/examples/rsyslog-host.conf
+/usr/share/doc/exitmon/examples/rsyslog-hub.conf
 /usr/share/exitmon/exits.schema.json
 /usr/share/man/man1/exitgen.1.gz
 /usr/share/man/man1/exitstat.1.gz
@@ -55,7 +62,7 @@ else
 fi
 dpkg-deb -c "$DEB" | awk '$1 ~ /^d/ { sub(/^\./, "", $6); print $6 }' >"$T/dirs"
 check "no build paths among its directories" \
-	bash -c "! grep -qvE '^/((etc|etc/logrotate.d|lib|lib/systemd|lib/systemd/system|usr|usr/bin|usr/sbin|usr/share|usr/share/doc|usr/share/doc/exitmon|usr/share/exitmon|usr/share/man|usr/share/man/man[18])/)?\$' '$T/dirs'"
+	bash -c "! grep -qvE '^/((etc|etc/logrotate.d|lib|lib/systemd|lib/systemd/system|usr|usr/bin|usr/sbin|usr/share|usr/share/doc|usr/share/doc/exitmon|usr/share/doc/exitmon/examples|usr/share/exitmon|usr/share/man|usr/share/man/man[18])/)?\$' '$T/dirs'"
 check "no build path inside the programs" \
 	bash -c "dpkg-deb -x '$DEB' '$T/x' && ! grep -rqF -e /tmp/exitmon-deb -e '$TOP' '$T/x'"
 dpkg-deb -f "$DEB" Depends | grep -q 'libnl-genl-3-200' &&
@@ -96,6 +103,8 @@ check "the unit is not enabled (no multi-user.target.wants link)" \
 check "the logrotate snippet is a conffile" \
 	bash -c "dpkg-query -W -f='\${Conffiles}' exitmon | grep -q /etc/logrotate.d/exitmon"
 check "logrotate reads the snippet" bash -c "logrotate -d /etc/logrotate.d/exitmon >/dev/null 2>&1"
+check "the installed examples are examples/'s" \
+	diff -r /usr/share/doc/exitmon/examples "$TOP/examples"
 check "the installed JSON Schema is exitmon --json-schema's" \
 	cmp -s /usr/share/exitmon/exits.schema.json <(/usr/sbin/exitmon --json-schema)
 
