@@ -12,11 +12,13 @@
 #                 (tools/include-graph over the built objects; python3)
 #   instr-gate    exitmon --replay's instructions per record, per case, rose
 #                 no more than 2% over tests/bench/instr-baseline (valgrind)
-#   e2e           the programs on the real kernel, tests/e2e/ (root, taskstats)
+#   e2e           the programs on the real kernel, tests/e2e/: each file once,
+#                 the busy tier's beside an exit-heavy load (root, taskstats)
 #   check         all seven, the package built beside the fuzz smoke (root)
 #   check-build   builds all that check runs, in parallel (libraries, clang)
 #   test          deps, check-build, check: CI's first step (in the Makefile)
-#   test-busy     the "# tier: busy" e2e files under exit-heavy load (root)
+#   test-busy     e2e's second half alone: the "# tier: busy" files under
+#                 an exit-heavy load (root)
 #   test-kernels  tests/kernels/ in Debian's 6.1 to 7.x under QEMU (a download once)
 #   test-systemd  the package's unit under a real systemd, QEMU (root)
 #   test-fleet    a fleet in network namespaces: rsyslog, PostgreSQL, Prometheus (root)
@@ -26,7 +28,7 @@
 #
 # A privileged test skips (exit 77) only where taskstats or CAP_NET_ADMIN
 # is truly absent; CI (.ci/run: test, test-kernels, test-systemd,
-# test-busy) fails on any skip.
+# test-fleet) fails on any skip.
 
 .PHONY: unit lint-man lint-layout instr-gate instr-baseline e2e check check-build fuzz-smoke-beside-deb deb-prebuild \
         test-busy test-kernels test-kernels-rig test-kernels-suite test-systemd test-fleet
@@ -54,8 +56,14 @@ lint-man:
 # tests/kernels/ holds the tier that boots other kernels (test-kernels)
 # and one test of its BTF checker that needs no guest, run here.
 KERNEL_SELF_TEST := tests/kernels/20-btf-check-self.t
+# Each e2e file runs once: the files that meet no other's exits quietly,
+# then the busy tier (test-busy, below) beside its load, which is where
+# its files are put to the test (quietly too would add their minutes to CI
+# and prove less).  Both halves run; the target fails if either did.
+E2E_QUIET = $(filter-out $(BUSY_TESTS),$(wildcard tests/e2e/*.t))
 e2e: all $(B)/bench/floor
-	$(Q)EXITMON_TOP=$(CURDIR) prove -v tests/e2e/ $(KERNEL_SELF_TEST)
+	$(Q)rc=0; EXITMON_TOP=$(CURDIR) prove -v $(E2E_QUIET) $(KERNEL_SELF_TEST) || rc=1; \
+	  $(MAKE) --no-print-directory test-busy || rc=1; exit $$rc
 
 # Every tier: unit tests (no privileges), the sanitizers, man page lint,
 # the layout, the instruction gate, end-to-end tests against the real
