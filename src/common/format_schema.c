@@ -1,12 +1,32 @@
 /* The JSON Schema of the JSON lines records, from the column table. */
 #include "format_schema.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "columns.h"
 #include "json_out.h"
 #include "record.h"
+
+/* An integer from min to max, or also null (a field a record may lack). */
+static void integer(struct json_out *j, bool nullable, int64_t min,
+		    uint64_t max)
+{
+	json_out_key(j, "type");
+	if (nullable) {
+		json_out_arr_begin(j);
+		json_out_str(j, "integer");
+		json_out_str(j, "null");
+		json_out_arr_end(j);
+	} else {
+		json_out_str(j, "integer");
+	}
+	json_out_key(j, "minimum");
+	json_out_i64(j, min);
+	json_out_key(j, "maximum");
+	json_out_u64(j, max);
+}
 
 /* What the schema says of each kind of column: how format_json.c writes
  * it.  A kernel field a record does not carry (an older struct version, a
@@ -25,24 +45,14 @@ static void column_schema(struct json_out *j, enum col_kind kind)
 			     "per start; (run, seq) is the record's key.");
 		break;
 	case C_SEQ:
-		json_out_key(j, "type");
-		json_out_str(j, "integer");
-		json_out_key(j, "minimum");
-		json_out_u64(j, 1);
-		json_out_key(j, "maximum");
-		json_out_u64(j, UINT64_MAX);
+		integer(j, false, 1, UINT64_MAX);
 		json_out_key(j, "description");
 		json_out_str(j, "The record's place in its run: 1, 2, 3 ... in "
 			     "the order written; a number missing is a record "
 			     "lost.");
 		break;
 	case C_TIME:
-		json_out_key(j, "type");
-		json_out_str(j, "integer");
-		json_out_key(j, "minimum");
-		json_out_u64(j, 0);
-		json_out_key(j, "maximum");
-		json_out_u64(j, UINT64_MAX);
+		integer(j, false, 0, UINT64_MAX);
 		json_out_key(j, "description");
 		json_out_str(j, "When the record was received: nanoseconds "
 			     "since the epoch (CLOCK_REALTIME, to the "
@@ -67,36 +77,15 @@ static void column_schema(struct json_out *j, enum col_kind kind)
 			     "s.encode('latin-1') gives them back.");
 		break;
 	case C_NICE:
-		json_out_key(j, "type");
-		json_out_arr_begin(j);
-		json_out_str(j, "integer");
-		json_out_str(j, "null");
-		json_out_arr_end(j);
-		json_out_key(j, "minimum");
-		json_out_i64(j, -128);
-		json_out_key(j, "maximum");
-		json_out_i64(j, 127);
+		integer(j, true, INT8_MIN, INT8_MAX);
 		break;
 	case C_VERSION:
-		json_out_key(j, "type");
-		json_out_str(j, "integer");
-		json_out_key(j, "minimum");
-		json_out_u64(j, 0);
-		json_out_key(j, "maximum");
-		json_out_u64(j, UINT16_MAX);
+		integer(j, false, 0, UINT16_MAX);
 		json_out_key(j, "description");
 		json_out_str(j, "The kernel's struct taskstats version.");
 		break;
 	default:	/* the kernel's unsigned fields, pid, tgid, btime */
-		json_out_key(j, "type");
-		json_out_arr_begin(j);
-		json_out_str(j, "integer");
-		json_out_str(j, "null");
-		json_out_arr_end(j);
-		json_out_key(j, "minimum");
-		json_out_u64(j, 0);
-		json_out_key(j, "maximum");
-		json_out_u64(j, UINT64_MAX);
+		integer(j, true, 0, UINT64_MAX);
 		break;
 	}
 	json_out_obj_end(j);
