@@ -35,7 +35,8 @@ endif
 # missing says so in one line.
 PKG_MISSING := $(shell for p in $(PKGS) libbpf; do \
                  $(PKG_CONFIG) --exists $$p 2>/dev/null || echo $$p; done)
-NO_PKG_GOALS := deps demo test test-kernels test-systemd deb clean lint-man
+# The goals that install their own (tools/deps.sh GOAL) and need nothing first.
+NO_PKG_GOALS := deps demo test test-kernels test-systemd test-fleet bench deb clean lint-man lint-deps
 ifneq ($(PKG_MISSING),)
 ifneq ($(filter-out $(NO_PKG_GOALS),$(or $(MAKECMDGOALS),all)),)
 $(error $(PKG_MISSING): not found by $(PKG_CONFIG); `make deps` (as root) installs what exitmon needs)
@@ -152,13 +153,15 @@ install: all
 # build/deb/exitmon_$(VERSION)_<arch>.deb, from git archive HEAD with
 # tools/debian as debian/ (debhelper; README "Running it as a service").
 deb:
+	$(Q)tools/deps.sh deb
 	$(Q)tools/mkdeb.sh $(VERSION)
 
-# What building, testing and plotting need (Debian packages; as root it
-# installs them, otherwise says what to run).  test-kernels and
-# test-systemd ask for their own on top (tools/deps.sh kernels, systemd).
+# What make test needs (Debian packages; as root it installs them,
+# otherwise says what to run).  Every goal a user may run first on a new
+# machine (demo, test, bench, deb, test-kernels, test-systemd, test-fleet)
+# asks tools/deps.sh for its own list before it builds anything.
 deps:
-	$(Q)tools/deps.sh
+	$(Q)tools/deps.sh test
 
 clean:
 	rm -rf $(B) $(PROGRAMS)
@@ -167,7 +170,8 @@ clean:
 # Each installs what is missing first, then re-reads this Makefile so
 # pkg-config sees the new libraries.
 
-demo: deps
+demo:
+	$(Q)tools/deps.sh demo
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)tools/demo.sh
 

@@ -10,11 +10,13 @@
 #   lint-man      the man pages are mandoc -Tlint clean (mandoc)
 #   lint-layout   every include and call arrow down, names and guards by file
 #                 (tools/include-graph over the built objects; python3)
+#   lint-deps     every tool a tier's tests look up (command -v) is installed
+#                 by that tier's deps step (tools/deps-lint; no network)
 #   instr-gate    exitmon --replay's instructions per record, per case, rose
 #                 no more than 2% over tests/bench/instr-baseline (valgrind)
 #   e2e           the programs on the real kernel, tests/e2e/: each file once,
 #                 the busy tier's beside an exit-heavy load (root, taskstats)
-#   check         all seven, the package built beside the fuzz smoke (root)
+#   check         all eight, the package built beside the fuzz smoke (root)
 #   check-build   builds all that check runs, in parallel (libraries, clang)
 #   test          deps, check-build, check: CI's first step (in the Makefile)
 #   test-busy     e2e's second half alone: the "# tier: busy" files under
@@ -24,13 +26,14 @@
 #   test-fleet    a fleet in network namespaces: rsyslog, PostgreSQL, Prometheus (root)
 #
 # sanitize and fuzz-smoke are defined in tests/fuzz/fuzz.mk.  test-kernels
-# and test-systemd install what they need first (tools/deps.sh).
+# test-systemd and test-fleet install what they need first (tools/deps.sh
+# GOAL: what make test needs and their own).
 #
 # A privileged test skips (exit 77) only where taskstats or CAP_NET_ADMIN
 # is truly absent; CI (.ci/run: test, test-kernels, test-systemd,
 # test-fleet) fails on any skip.
 
-.PHONY: unit lint-man lint-layout instr-gate instr-baseline e2e check check-build fuzz-smoke-beside-deb deb-prebuild \
+.PHONY: unit lint-man lint-layout lint-deps instr-gate instr-baseline e2e check check-build fuzz-smoke-beside-deb deb-prebuild \
         test-busy test-kernels test-kernels-rig test-kernels-suite test-systemd test-fleet
 
 unit: $(UNIT_BINS)
@@ -38,6 +41,11 @@ unit: $(UNIT_BINS)
 
 lint-layout: all
 	$(Q)tools/include-graph
+
+# A test that finds a tool missing skips or fails, on a new machine only:
+# each lookup held to the package lists of tools/deps.sh.
+lint-deps:
+	$(Q)tools/deps-lint
 
 # The collector's performance gate: callgrind's instructions per record of
 # exitmon --replay, per case, against the committed baseline; a rise of
@@ -66,10 +74,10 @@ e2e: all $(B)/bench/floor
 	  $(MAKE) --no-print-directory test-busy || rc=1; exit $$rc
 
 # Every tier: unit tests (no privileges), the sanitizers, man page lint,
-# the layout, the instruction gate, end-to-end tests against the real
+# the layout, the deps lists, the instruction gate, end-to-end tests against the real
 # kernel (they skip, exit 77, only where taskstats or CAP_NET_ADMIN is
 # truly absent).
-check: all unit sanitize fuzz-smoke-beside-deb lint-man lint-layout instr-gate e2e
+check: all unit sanitize fuzz-smoke-beside-deb lint-man lint-layout lint-deps instr-gate e2e
 
 # Side by side, where nothing measures time: the three fuzz smoke targets,
 # and the package (80-deb-package.t, then make test-systemd, install the
@@ -113,7 +121,7 @@ test-busy: all $(B)/bench/floor
 KERNEL_SUITE     := tests/kernels/30-real-kernels.t
 KERNEL_RIG_TESTS := $(filter-out $(KERNEL_SELF_TEST) $(KERNEL_SUITE),\
                     $(wildcard tests/kernels/*.t))
-test-kernels: deps
+test-kernels:
 	$(Q)tools/deps.sh kernels
 	$(Q)$(MAKE) --no-print-directory all $(B)/bench/floor
 	$(Q)$(MAKE) --no-print-directory -j1 -k test-kernels-rig test-kernels-suite
@@ -125,7 +133,7 @@ test-kernels-suite:
 # The Debian package and its unit under a real systemd (PID 1 in a QEMU
 # guest of Debian's 6.1 with a bookworm root filesystem; as root: the root
 # filesystem is made once with debootstrap and cached).
-test-systemd: deps
+test-systemd:
 	$(Q)tools/deps.sh systemd
 	$(Q)$(MAKE) --no-print-directory all deb
 	$(Q)EXITMON_TOP=$(CURDIR) prove -v tests/systemd/
@@ -136,7 +144,7 @@ test-systemd: deps
 # into a PostgreSQL made for the test, node_exporter and Prometheus beside;
 # the snippets of examples/ used as they are.  Root; starts and stops all
 # it runs, never the machine's services.
-test-fleet: deps
+test-fleet:
 	$(Q)tools/deps.sh fleet
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)EXITMON_TOP=$(CURDIR) prove -v tests/fleet/

@@ -13,7 +13,11 @@
 
 .PHONY: bench bench-peers bench-exitstat soak
 
-bench: all $(B)/bench/floor
+# Installs what it needs first (tools/deps.sh bench: the kernel source of
+# the peers part among them), then builds in a make that sees it.
+bench:
+	$(Q)tools/deps.sh bench
+	$(Q)$(MAKE) --no-print-directory all $(B)/bench/floor
 	$(Q)tools/bench.sh
 
 # The floor listener bench.sh measures exitmon against (not installed).

@@ -92,6 +92,8 @@ check "--count 100 burst: metrics hold the same identity" metrics_identity
 if command -v promtool >/dev/null; then
 	check "--count 100 burst: promtool check metrics passes" \
 		promtool check metrics < "$T/burst.prom"
+else
+	nok "promtool is missing (tools/deps.sh installs prometheus)"
 fi
 
 # --duration stops by itself.

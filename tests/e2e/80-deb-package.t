@@ -76,7 +76,7 @@ if command -v lintian >/dev/null 2>&1; then
 		ok "lintian: no error, no warning"
 	fi
 else
-	diag "lintian not installed (make deps installs it): not checked"
+	nok "lintian is missing (tools/deps.sh installs it)"
 fi
 
 # What is on the machine before, to compare with after the purge.

@@ -23,11 +23,16 @@ fresh -n deps >"$T/deps.out" 2>"$T/deps.err"
 check "make deps: reading the Makefile is quiet without the libraries" \
 	eval '! grep -q "pkg-config search path" "$T/deps.err" "$T/deps.out"'
 check "make deps: nothing on stderr" [ ! -s "$T/deps.err" ]
-fresh -n demo >"$T/demo.out" 2>"$T/demo.err"
-check "make -n demo: no pkg-config noise" \
-	eval '! grep -q "pkg-config search path" "$T/demo.err" "$T/demo.out"'
-check "make -n demo: deps.sh is the first thing it runs" \
-	[ "$(head -n1 "$T/demo.out")" = tools/deps.sh ]
+# Every goal a user may run first on a new machine installs its own list
+# before it builds (a goal that read the libraries first stopped at them).
+for g in demo:demo test:test bench:bench deb:deb test-kernels:kernels \
+	test-systemd:systemd test-fleet:fleet; do
+	fresh -n "${g%%:*}" >"$T/g.out" 2>"$T/g.err"
+	check "make -n ${g%%:*}: no pkg-config noise" \
+		eval '! grep -q "pkg-config search path" "$T/g.err" "$T/g.out"'
+	check "make -n ${g%%:*}: tools/deps.sh ${g#*:} is the first thing it runs" \
+		[ "$(head -n1 "$T/g.out")" = "tools/deps.sh ${g#*:}" ]
+done
 fresh all >"$T/all.out" 2>"$T/all.err"
 check "make all without the libraries fails" [ $? -ne 0 ]
 check "... in one line" [ "$(wc -l <"$T/all.err")" -eq 1 ]
@@ -52,7 +57,7 @@ echo "debconf: delaying package configuration, since apt-utils is not installed"
 [ -z "\$APT_FAIL" ] || { echo "E: Unable to locate package \$APT_FAIL" >&2; exit 100; }
 EOF
 chmod 755 "$T/bin/dpkg-query" "$T/bin/apt-get"
-PATH="$T/bin:$PATH" "$TOP/tools/deps.sh" >"$T/d.out" 2>&1
+EXITMON_DEPS_RECORD=$T/record PATH="$T/bin:$PATH" "$TOP/tools/deps.sh" >"$T/d.out" 2>&1
 check "deps.sh as root exits 0" [ $? -eq 0 ]
 check "deps.sh says first what it installs" grep -q '^deps: installing [0-9]* missing' <(head -n1 "$T/d.out")
 check "... the library, for the build" grep -q '^deps:   to build.*: .*libnl-3-dev' "$T/d.out"
@@ -62,7 +67,7 @@ check "... and installs them" grep -q '^apt-get install .*libnl-3-dev.*gnuplot-n
 check "... without apt's chatter" eval '! grep -q debconf "$T/d.out"'
 check "... and says so at the end" grep -q '^deps: installed .*libnl-3-dev' <(tail -n1 "$T/d.out")
 sed "s/^/# /" "$T/d.out"
-APT_FAIL=libnl-3-dev PATH="$T/bin:$PATH" "$TOP/tools/deps.sh" >"$T/e.out" 2>"$T/e.err"
+APT_FAIL=libnl-3-dev EXITMON_DEPS_RECORD=$T/record PATH="$T/bin:$PATH" "$TOP/tools/deps.sh" >"$T/e.out" 2>"$T/e.err"
 check "apt-get failing: deps.sh exits 1" [ $? -eq 1 ]
 check "... showing apt's own words" grep -q '^E: Unable to locate package libnl-3-dev' "$T/e.err"
 check "... and its own line last" grep -q '^deps: apt-get update failed' <(tail -n1 "$T/e.err")
