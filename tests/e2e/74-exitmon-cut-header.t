@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A CSV file whose header was cut short (a crash or a full disk during the
+# first write): the next start ends the cut line and appends its header and
+# records; from then on the file is that damaged line, a header and its
+# records, for every reader.  exitstat reads every record and counts one
+# damaged line; every later start appends under the header (it never
+# refuses a file it wrote itself), at every cut point of the header, after
+# a second start cut short in its header too, and after a first start
+# whose -F had more columns.  Replays only: no taskstats needed.
+. "$(dirname "$0")/lib.sh"
+[ -x "$EXITMON" ] || { echo "Bail out! $EXITMON not built"; exit 1; }
+EXITSTAT=$TOP/exitstat
+PCAP=$TOP/tests/data/real-v16.pcap
+
+replay_to() { # replay_to FILE [ARGS...]: the real capture appended to FILE
+	_f=$1; shift
+	"$EXITMON" --replay "$PCAP" -f csv -o "$_f" "$@" 2>>"$T/mon.err"
+}
+listed() { "$EXITSTAT" --list -f csv "$1" 2>"$T/stat.err" | tail -n +2 | wc -l; }
+
+replay_to "$T/whole.csv"
+n=$(($(wc -l <"$T/whole.csv") - 1))
+hlen=$(head -n 1 "$T/whole.csv" | wc -c)
+diag "$n records; header of $((hlen - 1)) bytes and its newline"
+
+bad=""
+# every cut up to the first columns (the issue's 1 to 22 bytes), then
+# every 23rd byte and the last (each cut costs five runs)
+for cut in $(seq 1 24) $(seq 25 23 $((hlen - 2))) $((hlen - 1)); do
+	f=$T/cut$cut.csv
+	head -c "$cut" "$T/whole.csv" >"$f"
+	replay_to "$f" || { bad="$bad second@$cut"; continue; }
+	[ "$(listed "$f")" -eq "$n" ] || bad="$bad read@$cut"
+	grep -q '1 malformed lines skipped' "$T/stat.err" || bad="$bad note@$cut"
+	grep -q "not exitmon's" "$T/stat.err" && bad="$bad refused@$cut"
+	replay_to "$f" || { bad="$bad third@$cut"; continue; }
+	[ "$(listed "$f")" -eq $((2 * n)) ] || bad="$bad read3@$cut"
+	[ "$(grep -cxF "$(head -n 1 "$T/whole.csv")" "$f")" -eq 1 ] || bad="$bad headers@$cut"
+done
+check "every cut of the header: the second and third starts exit 0, exitstat reads all their records and says one line was damaged (failed:${bad:- none})" \
+	[ -z "$bad" ]
+
+# A second start cut short in its header too: two damaged lines, then the
+# third start's header.
+f=$T/twice.csv
+head -c 9 "$T/whole.csv" >"$f"
+printf ',,,,\n%s' "$(head -c 20 "$T/whole.csv")" >>"$f"
+replay_to "$f"; rc=$?
+check "a second header cut short too: the next start exits 0 (exit $rc)" [ $rc -eq 0 ]
+check "... and writes its header after the two damaged lines" \
+	[ "$(sed -n 3p "$f")" = "$(head -n 1 "$T/whole.csv")" ]
+replay_to "$f"; rc=$?
+check "... a start after it appends under that header (exit $rc; $(listed "$f") records of $((2 * n)))" \
+	sh -c "[ $rc -eq 0 ] && [ $(listed "$f") -eq $((2 * n)) ]"
+
+# A first start with every column cut past more fields than the next
+# start's -F has: still ended as a damaged line, not taken for a header.
+f=$T/fewer.csv
+head -c 200 "$T/whole.csv" >"$f"
+replay_to "$f" -F type,pid,comm; rc1=$?
+replay_to "$f" -F type,pid,comm; rc2=$?
+check "a cut header with more columns than the next start's -F: both later starts exit 0 ($rc1, $rc2)" \
+	sh -c "[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ $(listed "$f") -eq $((2 * n)) ]"
+done_testing
