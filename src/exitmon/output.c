@@ -74,6 +74,28 @@ static size_t cut_cols(const struct output *o, const char *cut, size_t len,
 	return cols;
 }
 
+/* Where the file's last record begins in its last k bytes, tail (from
+ * its start when whole): k when the file ends a record.  CSV: past the
+ * last newline outside a quoted field (cutline_record; a comm may hold a
+ * newline), or, when no boundary is known, past the last newline; JSON
+ * lines and text hold no raw newline inside a record.  *known: the start
+ * found is a record's (not a place inside a long line). */
+static size_t last_record(const struct output *o, const char *tail, size_t k,
+			  bool whole, bool *known)
+{
+	const char *nl;
+	size_t at;
+
+	if (o->fmt == FMT_CSV) {
+		at = cutline_record(tail, k, whole, known);
+		if (*known)
+			return at;
+	}
+	nl = memrchr(tail, '\n', k);
+	*known = nl || whole;
+	return nl ? (size_t)(nl - tail) + 1 : 0;
+}
+
 /* A run killed in the middle of a write can leave a cut last line.  The
  * file is never cut back (cutline.h says why): the line is ended so that
  * no reader takes it for a record, before anything is appended.  Whether
@@ -83,28 +105,27 @@ static bool end_cut_line(struct output *o, off_t size)
 {
 	char tail[2 * FORMAT_MAX_LINE], end[CUTLINE_MAX(FORMAT_MAX_LINE)];
 	size_t k = size < (off_t)sizeof(tail) ? (size_t)size : sizeof(tail);
-	const char *nl, *cut;
+	const char *cut;
 	char self[64];
-	bool header;
+	bool header, known;
 	int rfd;
+	ssize_t got;
 
 	/* Ours is write-only: read the same file, not whatever the path
 	 * names now. */
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", o->fd);
 	if ((rfd = open(self, O_RDONLY | O_CLOEXEC)) < 0)
 		return false;
-	if (pread(rfd, tail, k, size - (off_t)k) != (ssize_t)k ||
-	    tail[k - 1] == '\n') {
-		close(rfd);
-		return false;
-	}
+	got = pread(rfd, tail, k, size - (off_t)k);
 	close(rfd);
-	nl = memrchr(tail, '\n', k);
-	cut = nl ? nl + 1 : tail;
+	if (got != (ssize_t)k)
+		return false;
+	cut = tail + last_record(o, tail, k, size <= (off_t)k, &known);
+	if (cut == tail + k)
+		return false;	/* it ends a record */
 	o->cut_bytes = (uint64_t)(tail + k - cut);
 	o->midline = true;
-	header = (nl || size <= (off_t)k) &&
-		 size - (off_t)o->cut_bytes == o->head_at;
+	header = known && size - (off_t)o->cut_bytes == o->head_at;
 	queue_lead(o, end, cutline_end(o->fmt, cut, (size_t)o->cut_bytes,
 				       cut_cols(o, cut, (size_t)o->cut_bytes,
 						header),
