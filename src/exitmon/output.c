@@ -185,47 +185,37 @@ static int setup_fd(struct output *o, int fd, int older)
  * file of an older exitmon has the header without them. */
 #define NEW_LEAD "run,seq,time_ns,"
 #define NEW_LEAD_LEN (sizeof(NEW_LEAD) - 1)
-/* A row under the new header begins with its run: 32 lowercase hex
- * digits, which no older column's value is (the longest, comm, has 15
- * bytes; numbers 20 digits at most). */
-static bool run_first(const char *p, size_t n)
-{
-	size_t i;
-
-	if (n <= REC_RUN_HEX || p[REC_RUN_HEX] != ',')
-		return false;
-	for (i = 0; i < REC_RUN_HEX; i++)
-		if (!((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f')))
-			return false;
-	return true;
-}
 
 /* Whether the header hdr (n bytes) is in force at the end of the file
- * read through rfd (size bytes): its last whole line is that header or a
- * row under it (one that begins with a run).  Its first line is an older
- * exitmon's header, so a new one was appended by an earlier start. */
-static bool new_header_last(int rfd, off_t size, const char *hdr, size_t n)
+ * read through rfd (size bytes): its last whole record is that header or
+ * a row under it, by the readers' rule: a row of as many fields as the
+ * header has (an older row has three fewer), whatever its values say (a
+ * comm may be 32 hex digits, as a run is; a comm may hold newlines, so
+ * the record is found from the last boundary, cutline_record).  Its first
+ * line is an older exitmon's header, so a new one was appended by an
+ * earlier start. */
+static bool new_header_last(const struct output *o, int rfd, off_t size,
+			    const char *hdr, size_t n)
 {
 	char tail[2 * FORMAT_MAX_LINE + 2];
 	size_t k = size < (off_t)sizeof(tail) ? (size_t)size : sizeof(tail);
-	off_t from = size - (off_t)k;
-	const char *end, *start;
+	size_t end, start;
+	bool known, quoted;
 
-	if (pread(rfd, tail, k, from) != (ssize_t)k)
+	if (pread(rfd, tail, k, size - (off_t)k) != (ssize_t)k)
 		return false;
-	/* The last whole line: a cut one after it is ended by
+	/* The last whole record: a cut one after it is ended by
 	 * end_cut_line. */
-	if (!(end = memrchr(tail, '\n', k)))
+	end = last_record(o, tail, k, size <= (off_t)k, &known);
+	if (!known || end == 0)
 		return false;
-	start = memrchr(tail, '\n', (size_t)(end - tail));
-	if (start)
-		start++;
-	else if (from == 0)
-		start = tail;
-	else
-		return false;	/* longer than any line of ours */
-	return ((size_t)(end - start) + 1 == n && memcmp(start, hdr, n) == 0) ||
-	       run_first(start, (size_t)(end - start));
+	start = last_record(o, tail, end - 1, size <= (off_t)k, &known);
+	if (!known || (start == 0 && size > (off_t)k))
+		return false;	/* longer than any record of ours */
+	if (end - start == n && memcmp(tail + start, hdr, n) == 0)
+		return true;
+	return cutline_fields(tail + start, end - 1 - start, &quoted) ==
+	       header_cols(o) && !quoted;
 }
 
 /* Where the header of the CSV file read through rfd begins: past the
@@ -290,7 +280,7 @@ static int check_header(const struct output *o, int fd, off_t *head)
 		memcmp(got, hdr + NEW_LEAD_LEN, n - NEW_LEAD_LEN) == 0;
 	if (!older)
 		r = -OUTPUT_EOTHERCOLS;
-	else if (new_header_last(rfd, st.st_size, hdr, n))
+	else if (new_header_last(o, rfd, st.st_size, hdr, n))
 		r = OUTPUT_OLDER_INFORCE;
 	else
 		r = OUTPUT_OLDER_APPEND;

@@ -62,4 +62,24 @@ replay_to "$f" -F type,pid,comm; rc1=$?
 replay_to "$f" -F type,pid,comm; rc2=$?
 check "a cut header with more columns than the next start's -F: both later starts exit 0 ($rc1, $rc2)" \
 	sh -c "[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ $(listed "$f") -eq $((2 * n)) ]"
+
+# The same rule for an older exitmon's file (its header without run,seq,
+# time_ns): a new header row is in force at its end only if its last
+# record has the new header's fields, whatever its values (a comm of 32
+# hex digits looks like a run; a comm may hold a newline).
+NEWF=run,seq,time_ns,comm,type,pid
+for last in '0123456789abcdef0123456789abcdef,pid,6' '"a\nb,c,d",pid,6' \
+	    '"\n0123456789abcdef0123456789,x,y",pid,6'; do
+	f=$T/older.csv
+	printf "comm,type,pid\nsleep,pid,5\n$last\n" >"$f"
+	: >"$T/mon.err"
+	replay_to "$f" -F $NEWF; rc1=$?
+	replay_to "$f" -F $NEWF; rc2=$?
+	hdrs=$(grep -c "^$NEWF\$" "$f")
+	appended=$(grep -c 'a new header row is appended' "$T/mon.err")
+	got=$(listed "$f")
+	check "older file, last row ${last:0:40}...: a new header row appended once, every row read ($rc1 $rc2, $hdrs headers, said $appended, $got rows)" \
+		sh -c "[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ $hdrs -eq 1 ] && [ $appended -eq 1 ] &&
+		       ! grep -q malformed '$T/stat.err'"
+done
 done_testing
