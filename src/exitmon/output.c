@@ -159,8 +159,11 @@ static int setup_fd(struct output *o, int fd, int older)
 			 st.st_rdev == makedev(1, 3), __ATOMIC_RELAXED);
 	o->dev = st.st_dev;
 	o->ino = st.st_ino;
+	/* A header is due after a cut one, or after damaged lines alone (a
+	 * start that ended the cut header and stopped before its own). */
 	if (o->regular && o->path && st.st_size > 0)
-		headless = end_cut_line(o, st.st_size);
+		headless = end_cut_line(o, st.st_size) ||
+			   (o->head_at > 0 && st.st_size == o->head_at);
 	/* A pipe whose reader stops must not stop the collector. */
 	if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
 		int fl = fcntl(o->fd, F_GETFL);

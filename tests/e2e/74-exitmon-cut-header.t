@@ -6,8 +6,11 @@
 # records, for every reader.  exitstat reads every record and counts one
 # damaged line; every later start appends under the header (it never
 # refuses a file it wrote itself), at every cut point of the header, after
-# a second start cut short in its header too, and after a first start
-# whose -F had more columns.  Replays only: no taskstats needed.
+# a second start cut short in its header too, after one that stopped once
+# it had ended the cut line, and after a first start whose -F had more
+# columns.  An older exitmon's file takes the same rule for the header in
+# force at its end (its last record's fields, not its values).  Replays
+# only: no taskstats needed.
 . "$(dirname "$0")/lib.sh"
 [ -x "$EXITMON" ] || { echo "Bail out! $EXITMON not built"; exit 1; }
 EXITSTAT=$TOP/exitstat
@@ -53,6 +56,14 @@ check "... and writes its header after the two damaged lines" \
 replay_to "$f"; rc=$?
 check "... a start after it appends under that header (exit $rc; $(listed "$f") records of $((2 * n)))" \
 	sh -c "[ $rc -eq 0 ] && [ $(listed "$f") -eq $((2 * n)) ]"
+
+# A start that ended the cut header and stopped before its own header:
+# the damaged line alone; the next start writes the header after it.
+f=$T/endonly.csv
+printf 'run,seq,ti,,,,\n' >"$f"
+replay_to "$f"; rc=$?
+check "a damaged line alone: the next start exits 0 (exit $rc), writes its header after it, and its records are read ($(listed "$f") of $n)" \
+	sh -c "[ $rc -eq 0 ] && [ \"\$(sed -n 2p '$f')\" = \"\$(head -n 1 '$T/whole.csv')\" ] && [ $(listed "$f") -eq $n ]"
 
 # A first start with every column cut past more fields than the next
 # start's -F has: still ended as a damaged line, not taken for a header.
