@@ -41,6 +41,17 @@ void recread_note_unknown(struct recread *rr, const char *s, size_t n);
  * header leaves the one read before in force. */
 int recread_csv_header(struct recread *rr, const char *line, size_t len);
 
+/* Whether a CSV file's first line (len bytes, without its newline) is a
+ * damaged one, to be passed over to the header on the next line: a header
+ * cut short by a crash or a full disk during the first write, which the
+ * next exitmon ended with commas (exitmon's cutline.h) before it wrote its
+ * own header and records.  Such a line holds names and commas only and
+ * ends in an empty field, as no header does.  The one rule for every
+ * reader of the file (exitstat, the collector's check of the header it
+ * appends under, the sweep); it applies again to the line after, since a
+ * second start can be cut short in its header too. */
+bool recread_csv_damaged_first(const char *line, size_t len);
+
 /* One CSV row (without its newline; quoted fields may hold newlines).
  * 0, or -EBADMSG for a row that does not fit the header. */
 int recread_csv(const struct recread *rr, const char *line, size_t len,

@@ -477,10 +477,32 @@ static bool claims_others(struct capture_reader *r, size_t len)
 	return false;
 }
 
+/* Whether the record at pos begins with a generic netlink message that
+ * fills its own length within the packet, and a plausible packet (or the
+ * end) follows the packet: then its length is the packet's, whatever
+ * bytes come after that message (a planted record among them is the
+ * packet's trailing bytes, for the parser to count).  A length that runs
+ * over the packets after it ends inside one, not at one. */
+static bool leads_whole(struct capture_reader *r, const struct pcap_rec_hdr *h)
+{
+	const unsigned char *p = r->win + r->pos + REC_HDR;
+	size_t whole = REC_HDR + (size_t)h->incl_len;
+	struct nlmsghdr nh;
+
+	if (h->incl_len < NLMSG_HDRLEN + GENL_HDRLEN || h->incl_len != h->orig_len)
+		return false;
+	memcpy(&nh, p, sizeof(nh));
+	if (nh.nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN ||
+	    nh.nlmsg_len > h->incl_len || nh.nlmsg_type < NLMSG_MIN_TYPE)
+		return false;
+	return have(r, whole + 1) == whole || plausible_at(r, whole);
+}
+
 /* Whether the whole record at pos is one: a payload that is not netlink
  * messages filling it is a good packet with bytes after its message (or
  * a malformed one, for the parser to count), unless a plausible packet
- * starts inside it. */
+ * starts inside it and its first message does not lead a packet that
+ * ends where one begins (leads_whole). */
 static bool record_frames(struct capture_reader *r, const struct pcap_rec_hdr *h)
 {
 	const unsigned char *p = r->win + r->pos + REC_HDR;
@@ -493,7 +515,8 @@ static bool record_frames(struct capture_reader *r, const struct pcap_rec_hdr *h
 		if (first == h->incl_len)
 			return true;
 	}
-	return nl_fills(p, h->incl_len, h->orig_len) || !claims_others(r, h->incl_len);
+	return nl_fills(p, h->incl_len, h->orig_len) || leads_whole(r, h) ||
+	       !claims_others(r, h->incl_len);
 }
 
 /* An empty packet is one when a plausible packet (or the end) follows

@@ -52,6 +52,24 @@ int recread_csv_header(struct recread *rr, const char *line, size_t len)
 	return 0;
 }
 
+bool recread_csv_damaged_first(const char *line, size_t len)
+{
+	size_t i;
+
+	if (len && line[len - 1] == '\r')
+		len--;
+	if (len == 0 || line[len - 1] != ',')
+		return false;
+	for (i = 0; i < len; i++) {
+		char c = line[i];
+
+		if (!(c == ',' || c == '_' || (c >= 'a' && c <= 'z') ||
+		      (c >= '0' && c <= '9')))
+			return false;
+	}
+	return true;
+}
+
 unsigned recread_csv_missing(const struct recread *rr, char *names, size_t len)
 {
 	unsigned n = 0, k;

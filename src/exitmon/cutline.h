@@ -7,6 +7,7 @@
 #ifndef EXITMON_CUTLINE_H
 #define EXITMON_CUTLINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "format.h"
@@ -24,5 +25,18 @@
  * newline.  Text: a newline. */
 size_t cutline_end(enum out_format fmt, const char *cut, size_t len,
 		   size_t ncols, char *out, size_t cap);
+
+/* Where the last CSV record in p[0..n) begins: past the last newline
+ * outside a quoted field (a comm may hold newlines, so the last line is
+ * not the last record); n when p ends a record.  p is the file's last
+ * bytes: from its start when whole (the quote state known there), else
+ * the state is known from the first run of bytes no quoted field can
+ * hold.  *found is false when no boundary is known (then 0). */
+size_t cutline_record(const char *p, size_t n, bool whole, bool *found);
+
+/* The fields of a CSV record begun in cut[0..len) (from its first byte),
+ * and whether it stops inside a quoted field.  A doubled quote inside a
+ * quoted field toggles twice. */
+size_t cutline_fields(const char *cut, size_t len, bool *quoted);
 
 #endif

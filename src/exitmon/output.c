@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cutline.h"
+#include "recread.h"
 #include "safe.h"
 
 #define OUTPUT_BUF (256 * 1024)
@@ -58,36 +59,78 @@ static void queue_lead(struct output *o, const char *p, size_t n)
 	o->lead += count_lines(p, n);
 }
 
+/* The columns to end a cut line to: the header's, or for a cut header
+ * (its fields may outnumber this run's header's, written with other -F)
+ * at least as many as it has, so that it ends in an empty field: the
+ * damaged line every reader passes over to the header after it
+ * (recread_csv_damaged_first). */
+static size_t cut_cols(const struct output *o, const char *cut, size_t len,
+		       bool header)
+{
+	size_t cols = header_cols(o), have = 1 + (size_t)count_char(cut, len, ',');
+
+	if (header && have > cols)
+		cols = have < FORMAT_MAX_LINE ? have : FORMAT_MAX_LINE;
+	return cols;
+}
+
+/* Where the file's last record begins in its last k bytes, tail (from
+ * its start when whole): k when the file ends a record.  CSV: past the
+ * last newline outside a quoted field (cutline_record; a comm may hold a
+ * newline), or, when no boundary is known, past the last newline; JSON
+ * lines and text hold no raw newline inside a record.  *known: the start
+ * found is a record's (not a place inside a long line). */
+static size_t last_record(const struct output *o, const char *tail, size_t k,
+			  bool whole, bool *known)
+{
+	const char *nl;
+	size_t at;
+
+	if (o->fmt == FMT_CSV) {
+		at = cutline_record(tail, k, whole, known);
+		if (*known)
+			return at;
+	}
+	nl = memrchr(tail, '\n', k);
+	*known = nl || whole;
+	return nl ? (size_t)(nl - tail) + 1 : 0;
+}
+
 /* A run killed in the middle of a write can leave a cut last line.  The
  * file is never cut back (cutline.h says why): the line is ended so that
  * no reader takes it for a record, before anything is appended.  Whether
- * the cut line is the file's first (then a header is still due). */
+ * the cut line is the file's header (then a header is still due): its
+ * first line, or the first after damaged ones (o->head_at). */
 static bool end_cut_line(struct output *o, off_t size)
 {
 	char tail[2 * FORMAT_MAX_LINE], end[CUTLINE_MAX(FORMAT_MAX_LINE)];
 	size_t k = size < (off_t)sizeof(tail) ? (size_t)size : sizeof(tail);
-	const char *nl, *cut;
+	const char *cut;
 	char self[64];
+	bool header, known;
 	int rfd;
+	ssize_t got;
 
 	/* Ours is write-only: read the same file, not whatever the path
 	 * names now. */
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", o->fd);
 	if ((rfd = open(self, O_RDONLY | O_CLOEXEC)) < 0)
 		return false;
-	if (pread(rfd, tail, k, size - (off_t)k) != (ssize_t)k ||
-	    tail[k - 1] == '\n') {
-		close(rfd);
-		return false;
-	}
+	got = pread(rfd, tail, k, size - (off_t)k);
 	close(rfd);
-	nl = memrchr(tail, '\n', k);
-	cut = nl ? nl + 1 : tail;
+	if (got != (ssize_t)k)
+		return false;
+	cut = tail + last_record(o, tail, k, size <= (off_t)k, &known);
+	if (cut == tail + k)
+		return false;	/* it ends a record */
 	o->cut_bytes = (uint64_t)(tail + k - cut);
 	o->midline = true;
-	queue_lead(o, end, cutline_end(o->fmt, cut, (size_t)(tail + k - cut),
-				       header_cols(o), end, sizeof(end)));
-	return !nl && size <= (off_t)k;
+	header = known && size - (off_t)o->cut_bytes == o->head_at;
+	queue_lead(o, end, cutline_end(o->fmt, cut, (size_t)o->cut_bytes,
+				       cut_cols(o, cut, (size_t)o->cut_bytes,
+						header),
+				       end, sizeof(end)));
+	return header;
 }
 
 /* Records hold every user's command names, uids and I/O: 0640 at most
@@ -116,8 +159,11 @@ static int setup_fd(struct output *o, int fd, int older)
 			 st.st_rdev == makedev(1, 3), __ATOMIC_RELAXED);
 	o->dev = st.st_dev;
 	o->ino = st.st_ino;
+	/* A header is due after a cut one, or after damaged lines alone (a
+	 * start that ended the cut header and stopped before its own). */
 	if (o->regular && o->path && st.st_size > 0)
-		headless = end_cut_line(o, st.st_size);
+		headless = end_cut_line(o, st.st_size) ||
+			   (o->head_at > 0 && st.st_size == o->head_at);
 	/* A pipe whose reader stops must not stop the collector. */
 	if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)) {
 		int fl = fcntl(o->fd, F_GETFL);
@@ -142,59 +188,67 @@ static int setup_fd(struct output *o, int fd, int older)
  * file of an older exitmon has the header without them. */
 #define NEW_LEAD "run,seq,time_ns,"
 #define NEW_LEAD_LEN (sizeof(NEW_LEAD) - 1)
-/* A row under the new header begins with its run: 32 lowercase hex
- * digits, which no older column's value is (the longest, comm, has 15
- * bytes; numbers 20 digits at most). */
-static bool run_first(const char *p, size_t n)
-{
-	size_t i;
-
-	if (n <= REC_RUN_HEX || p[REC_RUN_HEX] != ',')
-		return false;
-	for (i = 0; i < REC_RUN_HEX; i++)
-		if (!((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f')))
-			return false;
-	return true;
-}
 
 /* Whether the header hdr (n bytes) is in force at the end of the file
- * read through rfd (size bytes): its last whole line is that header or a
- * row under it (one that begins with a run).  Its first line is an older
- * exitmon's header, so a new one was appended by an earlier start. */
-static bool new_header_last(int rfd, off_t size, const char *hdr, size_t n)
+ * read through rfd (size bytes): its last whole record is that header or
+ * a row under it, by the readers' rule: a row of as many fields as the
+ * header has (an older row has three fewer), whatever its values say (a
+ * comm may be 32 hex digits, as a run is; a comm may hold newlines, so
+ * the record is found from the last boundary, cutline_record).  Its first
+ * line is an older exitmon's header, so a new one was appended by an
+ * earlier start. */
+static bool new_header_last(const struct output *o, int rfd, off_t size,
+			    const char *hdr, size_t n)
 {
 	char tail[2 * FORMAT_MAX_LINE + 2];
 	size_t k = size < (off_t)sizeof(tail) ? (size_t)size : sizeof(tail);
-	off_t from = size - (off_t)k;
-	const char *end, *start;
+	size_t end, start;
+	bool known, quoted;
 
-	if (pread(rfd, tail, k, from) != (ssize_t)k)
+	if (pread(rfd, tail, k, size - (off_t)k) != (ssize_t)k)
 		return false;
-	/* The last whole line: a cut one after it is ended by
+	/* The last whole record: a cut one after it is ended by
 	 * end_cut_line. */
-	if (!(end = memrchr(tail, '\n', k)))
+	end = last_record(o, tail, k, size <= (off_t)k, &known);
+	if (!known || end == 0)
 		return false;
-	start = memrchr(tail, '\n', (size_t)(end - tail));
-	if (start)
-		start++;
-	else if (from == 0)
-		start = tail;
-	else
-		return false;	/* longer than any line of ours */
-	return ((size_t)(end - start) + 1 == n && memcmp(start, hdr, n) == 0) ||
-	       run_first(start, (size_t)(end - start));
+	start = last_record(o, tail, end - 1, size <= (off_t)k, &known);
+	if (!known || (start == 0 && size > (off_t)k))
+		return false;	/* longer than any record of ours */
+	if (end - start == n && memcmp(tail + start, hdr, n) == 0)
+		return true;
+	return cutline_fields(tail + start, end - 1 - start, &quoted) ==
+	       header_cols(o) && !quoted;
+}
+
+/* Where the header of the CSV file read through rfd begins: past the
+ * damaged lines before it, each a header cut short and ended by a later
+ * start (recread_csv_damaged_first: the rule every reader follows). */
+static off_t header_at(int rfd)
+{
+	char line[2 * FORMAT_MAX_LINE + 2];
+	off_t at = 0;
+	const char *nl;
+	ssize_t k;
+
+	while ((k = pread(rfd, line, sizeof(line), at)) > 0 &&
+	       (nl = memchr(line, '\n', (size_t)k)) &&
+	       recread_csv_damaged_first(line, (size_t)(nl - line)))
+		at += nl - line + 1;
+	return at;
 }
 
 /* Appending rows of other columns to a file would leave its header
  * describing only some of them: a non-empty file must begin with this
- * run's header (JSON lines: with a JSON object), 0.  A first line cut
- * short (no newline yet) is left to end_cut_line.  One exception: a CSV
+ * run's header (JSON lines: with a JSON object), 0.  A header line cut
+ * short (no newline yet, however long) is left to end_cut_line.  One exception: a CSV
  * file an older exitmon wrote, whose header is this one without the
  * leading run,seq,time_ns, takes a new header row and the records after
  * it (readers take a header row after rows as the header in force from
  * there, as in files joined into one stream): OUTPUT_OLDER_APPEND, or
- * OUTPUT_OLDER_INFORCE when an earlier start appended it already. */
-static int check_header(const struct output *o, int fd)
+ * OUTPUT_OLDER_INFORCE when an earlier start appended it already.  The
+ * header is the first line after damaged ones (header_at), in *head. */
+static int check_header(const struct output *o, int fd, off_t *head)
 {
 	char hdr[FORMAT_MAX_LINE], got[FORMAT_MAX_LINE], self[64];
 	size_t n = format_header_cols(o->fmt, o->cols, hdr, sizeof(hdr));
@@ -203,6 +257,7 @@ static int check_header(const struct output *o, int fd)
 	ssize_t k;
 	int rfd, r = 0;
 
+	*head = 0;
 	if (n >= sizeof(hdr) || fstat(fd, &st) < 0 ||
 	    !S_ISREG(st.st_mode) || st.st_size == 0)
 		return 0;
@@ -214,17 +269,21 @@ static int check_header(const struct output *o, int fd)
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
 	if ((rfd = open(self, O_RDONLY | O_CLOEXEC)) < 0)
 		return 0;
-	k = pread(rfd, got, n, 0);
-	if (k == (ssize_t)n && memcmp(got, hdr, n) == 0)
+	if (o->fmt == FMT_CSV)
+		*head = header_at(rfd);
+	k = pread(rfd, got, sizeof(got), *head);
+	if (k >= (ssize_t)n && memcmp(got, hdr, n) == 0)
 		goto out;
-	if (k >= 0 && (size_t)k < n && !memchr(got, '\n', (size_t)k))
+	/* The header line runs to the file's end: cut short, whatever its
+	 * length (an earlier start's -F may have had more columns). */
+	if (k >= 0 && (size_t)k < sizeof(got) && !memchr(got, '\n', (size_t)k))
 		goto out;
 	older = n > NEW_LEAD_LEN && memcmp(hdr, NEW_LEAD, NEW_LEAD_LEN) == 0 &&
 		k >= (ssize_t)(n - NEW_LEAD_LEN) &&
 		memcmp(got, hdr + NEW_LEAD_LEN, n - NEW_LEAD_LEN) == 0;
 	if (!older)
 		r = -OUTPUT_EOTHERCOLS;
-	else if (new_header_last(rfd, st.st_size, hdr, n))
+	else if (new_header_last(o, rfd, st.st_size, hdr, n))
 		r = OUTPUT_OLDER_INFORCE;
 	else
 		r = OUTPUT_OLDER_APPEND;
@@ -239,7 +298,7 @@ static int open_fd(struct output *o)
 
 	if (o->path && (fd = open_path(o, &o->created)) < 0)
 		return fd;
-	if (o->path && (r = check_header(o, fd)) < 0) {
+	if (o->path && (r = check_header(o, fd, &o->head_at)) < 0) {
 		close(fd);
 		return r;
 	}
@@ -570,6 +629,7 @@ uint64_t output_check_deleted(struct output *o)
 int output_reopen(struct output *o, uint64_t *lost)
 {
 	bool created;
+	off_t head = 0;
 	int fd, r = 0;
 
 	*lost = 0;
@@ -579,7 +639,7 @@ int output_reopen(struct output *o, uint64_t *lost)
 		forget(o);
 	if (o->path) {
 		fd = open_path(o, &created);
-		if (fd >= 0 && (r = check_header(o, fd)) < 0) {
+		if (fd >= 0 && (r = check_header(o, fd, &head)) < 0) {
 			close(fd);
 		} else if (fd < 0) {
 			r = fd;
@@ -587,6 +647,7 @@ int output_reopen(struct output *o, uint64_t *lost)
 			*lost = account_deleted(o);
 			close(o->fd);
 			o->created = created;
+			o->head_at = head;
 			r = setup_fd(o, fd, r);
 		}
 	}

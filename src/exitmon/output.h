@@ -37,6 +37,8 @@ struct output {
 				 * open: its bytes (0: none) */
 	bool created;		/* this run created the file */
 	int older_header;	/* OUTPUT_OLDER_*: an older exitmon's file */
+	off_t head_at;		/* where the file's header begins: past the
+				 * damaged lines of cut headers before it */
 	dev_t dev;		/* the file written, for same-file checks */
 	ino_t ino;
 	uint64_t written_here;	/* records written to the current file */

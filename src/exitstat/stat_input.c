@@ -296,19 +296,23 @@ static const char *unquoted_header(const char *p, size_t *len, char *buf,
 	return buf;
 }
 
-/* Blank lines before the header are passed over.  The header line as
- * linein_next gives it. */
-static int header_line(struct linein *l, const char **p, size_t *len)
+/* Blank lines before the header are passed over, and so are damaged
+ * ones (headers cut short, ended by a later exitmon), counted in
+ * *damaged.  The header line as linein_next gives it. */
+static int header_line(struct linein *l, const char **p, size_t *len,
+		       uint64_t *damaged)
 {
 	int k;
 
 	while ((k = linein_next(l, false, p, len)) == 1 &&
-	       (*len == 0 || (*len == 1 && (*p)[0] == '\r')))
+	       (*len == 0 || (*len == 1 && (*p)[0] == '\r') ||
+		(recread_csv_damaged_first(*p, *len) && ++*damaged)))
 		;
 	return k;
 }
 
-static int read_header(struct linein *l, const char *path, struct recread *rr)
+static int read_header(struct linein *l, const char *path, struct recread *rr,
+		       uint64_t *damaged)
 {
 	char plain[4096];
 	const char *p;
@@ -318,7 +322,7 @@ static int read_header(struct linein *l, const char *path, struct recread *rr)
 	while (!memchr(l->buf + l->start, '\n', l->end - l->start) && !l->eof &&
 	       (k = linein_fill(l)) == 0)
 		;
-	if (k != -E2BIG && (k = header_line(l, &p, &len)) > 0)
+	if (k != -E2BIG && (k = header_line(l, &p, &len, damaged)) > 0)
 		p = unquoted_header(p, &len, plain, sizeof(plain));
 	if (k == -E2BIG || k <= 0 ||
 	    (h = recread_csv_header(rr, p, len)) == -EPROTO || h == -E2BIG) {
@@ -375,7 +379,7 @@ static int read_text(struct linein *l, const char *path, bool json,
 	s.path = path;
 	l->on_long = long_line;
 	l->on_long_arg = &s;
-	if (!json && (k = read_header(l, path, &s.rr)) < 0) {
+	if (!json && (k = read_header(l, path, &s.rr, &s.malformed)) < 0) {
 		if (k == -EPROTO)
 			return k;
 		n->incomplete++;	/* it ended early, before any row */

@@ -158,12 +158,17 @@ static void cohort_finish(struct cohort_sums *cs, struct sweep_run *run)
 	free(cs->el);
 }
 
-/* The header row, through the one reader of exitmon's records. */
+/* The header row, through the one reader of exitmon's records (past the
+ * damaged lines of headers cut short, as every reader passes them). */
 static int read_header(struct linein *in, struct recread *rr)
 {
 	const char *row;
 	size_t len;
-	int k = linein_next(in, true, &row, &len);
+	int k;
+
+	while ((k = linein_next(in, true, &row, &len)) == 1 &&
+	       recread_csv_damaged_first(row, len))
+		;
 
 	if (k <= 0)
 		return k < 0 ? k : -EBADMSG;

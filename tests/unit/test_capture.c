@@ -443,6 +443,41 @@ static void test_cut_last_and_trailing(void **state)
 	assert_int_equal(d.spans, 0);
 }
 
+/* A packet whose bytes after its good message form a plausible record
+ * (planted): the packet is kept whole, its message read, the planted
+ * record its trailing bytes; no damage.  A length that runs over the
+ * packets after it is still damage (test_lying_lengths). */
+static void test_planted_trailing_record(void **state)
+{
+	struct pcap_file f;
+	struct capture_damage d;
+	unsigned ids[16], n;
+	uint32_t h[4] = { 1700000001, 5, 400 + 16 + 120, 400 + 16 + 120 };
+	uint32_t planted[4] = { 1700000001, 6, 120, 120 };
+
+	(void)state;
+	file_start(&f, 65535);
+	put_rec(&f, 1, 400, 0, 0);
+	put_bytes(&f, h, sizeof(h));
+	f.n += nl_msg(f.b + f.n, 2, 400);
+	put_bytes(&f, planted, sizeof(planted));
+	f.n += nl_msg(f.b + f.n, 7, 120);
+	f.sec++;
+	put_rec(&f, 3, 400, 0, 0);
+	assert_int_equal(read_ids(&f, ids, &n, &d), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(d.spans, 0);
+	assert_int_equal(d.bytes, 0);
+	/* the planted record ends the packet: its last byte, the packet's */
+	assert_int_equal(ids[1], 7);
+
+	/* the same as the file's last packet */
+	f.n -= 16 + 400;
+	assert_int_equal(read_ids(&f, ids, &n, &d), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(d.spans, 0);
+}
+
 /* Two captures joined by cat: the second file header is a boundary, not
  * damage. */
 static void test_joined_captures(void **state)
@@ -538,6 +573,7 @@ int main(void)
 		cmocka_unit_test(test_lying_lengths),
 		cmocka_unit_test(test_damage_anywhere),
 		cmocka_unit_test(test_cut_last_and_trailing),
+		cmocka_unit_test(test_planted_trailing_record),
 		cmocka_unit_test(test_joined_captures),
 		cmocka_unit_test(test_read_time_joined),
 	};

@@ -54,6 +54,39 @@ static void test_csv_closes_a_quote(void **state)
 	assert_string_equal(end_of(FMT_CSV, "pid,\"a,b\",7", 4), ",,\n");
 }
 
+/* Where the last record begins: a newline inside a quoted comm is no
+ * boundary; from the file's start the state is known, else from a run of
+ * bytes no quoted field can hold. */
+static void test_last_record(void **state)
+{
+	static const char f[] = "type,pid,comm\npid,1,\"a\nb\"\npid,2,\"x\"\",\n\"\"y";
+	char tail[200];
+	bool found;
+	size_t n = strlen(f);
+
+	(void)state;
+	/* the last record begins at "pid,2": the newline after x", is
+	 * inside its quoted comm (x",<newline>"y cut short) */
+	assert_int_equal(cutline_record(f, n, true, &found),
+			 (size_t)(strstr(f, "pid,2") - f));
+	assert_true(found);
+	/* a file cut right after a newline inside a comm ends no record */
+	assert_int_equal(cutline_record(f, 24, true, &found), 14);
+	/* one that ends a record: its length */
+	assert_int_equal(cutline_record(f, 26, true, &found), 26);
+	/* a tail from inside a comm: no boundary known without a run... */
+	assert_int_equal(cutline_record(f + 20, n - 20, false, &found), 0);
+	assert_false(found);
+	/* ...and with one (70 quote-free bytes) the state is known */
+	memset(tail, '1', 70);
+	memcpy(tail + 70, "\npid,2,\"x\n", 10);
+	assert_int_equal(cutline_record(tail, 80, false, &found), 71);
+	assert_true(found);
+	/* the fields of a record over two lines, and its open quote */
+	assert_int_equal(cutline_fields(f + 26, n - 26, &found), 3);
+	assert_true(found);
+}
+
 static void test_room(void **state)
 {
 	char out[4];
@@ -71,6 +104,7 @@ int main(void)
 		cmocka_unit_test(test_jsonl_and_text),
 		cmocka_unit_test(test_csv_pads_past_the_header),
 		cmocka_unit_test(test_csv_closes_a_quote),
+		cmocka_unit_test(test_last_record),
 		cmocka_unit_test(test_room),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

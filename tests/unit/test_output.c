@@ -162,6 +162,29 @@ static void test_csv_cut_header(void **state)
 	got = strchr(got, '\n') + 1;
 	assert_memory_equal(got, hdr, n);
 	assert_string_equal(got + n, "x\n");
+	/* a third start: the damaged line and the header after it are the
+	 * file's head, appended under with no header more (it used to be
+	 * refused as "other columns", the service down for good) */
+	assert_int_equal(output_open(&o, p, FMT_CSV, NULL), 0);
+	output_put(&o, "y\n", 2, 1);
+	assert_counts(&o, 1, 0);
+	output_close(&o);
+	got = strchr(slurp("cuthdr.csv"), '\n') + 1;
+	assert_memory_equal(got, hdr, n);
+	assert_string_equal(got + n, "x\ny\n");
+	/* a header cut after more fields than this one has (another -F)
+	 * still ends in an empty field, the damaged line readers pass */
+	scratch_put("cutwide.csv", "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,"
+		    "x,y,z,a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y,z,"
+		    "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y,z,a,b,c,d,e,"
+		    "f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y,z,a,b,c,d,e,f,g,h,i,j,k");
+	scratch_path(p, sizeof(p), "cutwide.csv");
+	assert_int_equal(output_open(&o, p, FMT_CSV, NULL), 0);
+	output_close(&o);
+	got = slurp("cutwide.csv");
+	assert_memory_equal(strchr(got, '\n') - 2, "k,\n", 3);
+	assert_int_equal(output_open(&o, p, FMT_CSV, NULL), 0);
+	output_close(&o);
 }
 
 /* Rotate rot.jsonl to rot.jsonl.1 while the rest of L1 waits, the file

@@ -474,6 +474,24 @@ static void test_run_seq_time(void **state)
 	assert_int_equal(r.id, 3);
 }
 
+/* A header cut short and ended by the next start (exitmon's cutline.c)
+ * is a damaged line a header follows; no header, row or other line is. */
+static void test_csv_damaged_first(void **state)
+{
+#define DAMAGED(s) recread_csv_damaged_first(s, strlen(s))
+	(void)state;
+	assert_true(DAMAGED("r,,,,"));
+	assert_true(DAMAGED("run,seq,ti,,,,,,"));
+	assert_true(DAMAGED("run,seq,,,\r"));
+	assert_true(DAMAGED(","));
+	assert_false(DAMAGED(""));
+	assert_false(DAMAGED("run,seq,time_ns,type,pid"));	/* a header */
+	assert_false(DAMAGED("pid,12,12,1,\"a,\",0,"));	/* a row's quote */
+	assert_false(DAMAGED("Type,pid,,"));
+	assert_false(DAMAGED("{\"run\":1,"));
+#undef DAMAGED
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -489,6 +507,7 @@ int main(void)
 		cmocka_unit_test(test_every_field_range),
 		cmocka_unit_test(test_want_fields),
 		cmocka_unit_test(test_run_seq_time),
+		cmocka_unit_test(test_csv_damaged_first),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

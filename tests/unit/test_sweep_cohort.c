@@ -97,6 +97,15 @@ static void test_cohort_csv_cut_and_gzip(void **state)
 	assert_int_equal(sweep_cohort_read_csv(p, "xsco", &run), 0);
 	assert_int_equal(run.n_exit_times, 1);
 	free(run.exit_times);
+	/* A header cut short, ended by the next start, which wrote its own
+	 * header and rows: one damaged line, passed over to the header. */
+	memset(&run, 0, sizeof(run));
+	snprintf(text, sizeof(text), "type,pid,tg,,,,,,,\n%s%s", hdr, rows);
+	scratch_put("damaged.csv", text);
+	scratch_path(p, sizeof(p), "damaged.csv");
+	assert_int_equal(sweep_cohort_read_csv(p, "xsco", &run), 0);
+	assert_int_equal(run.n_exit_times, 2);
+	free(run.exit_times);
 	memset(&run, 0, sizeof(run));
 	scratch_path(p, sizeof(p), "mon.csv.gz");
 	g = gzopen(p, "wb");
