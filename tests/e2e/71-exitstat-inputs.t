@@ -27,9 +27,12 @@ gzip -c "$D/real-v16.pcap" | "$EXITSTAT" -f csv >pcapgz.sum 2>/dev/null
 check "a gzip'd pcap on standard input gives the same" cmp -s base.sum pcapgz.sum
 
 # Rotated as logrotate leaves them (delaycompress): exits.csv, exits.csv.1,
-# exits.csv.2.gz, each with its own header.
-cp "$D/real-v16.csv" exits.csv; cp "$D/real-v16.csv" exits.csv.1
-gzip -c "$D/real-v16.csv" >exits.csv.2.gz
+# exits.csv.2.gz, each with its own header, each of another run (the same
+# run's records twice are one record's, 74-exitstat-repeats.t).
+RUN=0123456789abcdef0123456789abcdef
+cp "$D/real-v16.csv" exits.csv
+sed "s/^$RUN,/${RUN%?}1,/" "$D/real-v16.csv" >exits.csv.1
+sed "s/^$RUN,/${RUN%?}2,/" "$D/real-v16.csv" | gzip -c >exits.csv.2.gz
 "$EXITSTAT" -f csv exits.csv* >rot.sum 2>rot.err
 check "rotated files: three times the records" grep -q "102 records read" rot.err
 check "rotated files: three times the exits" \

@@ -13,11 +13,15 @@ D=$TOP/tests/data
 cd "$T" || exit 1
 
 # rows OUT N [col=value|col={i}...]: the capture's header and N copies of
-# its first pid row with columns set ({i}: the row's number).
+# its first pid row with columns set ({i}: the row's number).  Each copy is
+# a record of its own: a run of OUT's name and seq 1 to N (exitstat counts
+# a record given twice once).
 rows() {
 	python3 - "$D/real-v16.csv" "$@" <<'PY'
-import csv, sys
+import csv, hashlib, sys
 src, out, n, sets = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
+run = hashlib.md5(out.encode()).hexdigest()
+sets = ['run=' + run, 'seq={s}'] + sets
 rd = csv.reader(open(src, newline=''))
 head = next(rd)
 tmpl = next(r for r in rd if r[head.index('type')] == 'pid')
@@ -28,7 +32,7 @@ with open(out, 'w', newline='') as f:
         r = list(tmpl)
         for s in sets:
             k, v = s.split('=', 1)
-            r[head.index(k)] = v.replace('{i}', str(i))
+            r[head.index(k)] = v.replace('{i}', str(i)).replace('{s}', str(i + 1))
         w.writerow(r)
 PY
 }
