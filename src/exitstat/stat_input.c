@@ -226,10 +226,19 @@ static bool header_like(const char *p, size_t len)
  * names columns only, is a new header (files concatenated into one
  * stream).  The rows after a refused header are not read by the header
  * before it. */
+/* A line of JSON's white space only: blank, as an empty one is. */
+static bool json_blank(const char *p, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
+			return false;
+	return true;
+}
+
 static int text_line(struct text_state *s, bool json, const char *p, size_t len,
 		     struct exit_record *r)
 {
-	if (len == 0 || (len == 1 && p[0] == '\r'))
+	if (len == 0 || (len == 1 && p[0] == '\r') || (json && json_blank(p, len)))
 		return 1;	/* a blank line: nothing, not a bad record */
 	if (json)
 		return recread_json(&s->rr, p, len, r);
@@ -437,13 +446,17 @@ static const char *compressed_with(const struct linein *l)
 	return NULL;
 }
 
-/* JSON lines: the first byte past blank lines is a '{' (what is
- * buffered: a line of JSON is far shorter). */
+/* JSON lines: the first byte past blank lines and JSON's white space is
+ * a '{' (what is buffered: a line of JSON is far shorter).  A CSV header
+ * begins with a column name, never with white space, so a line that
+ * begins with a space (a file an editor or a shipper indented) is still
+ * JSON's. */
 static bool json_first(const struct linein *l)
 {
 	size_t i = l->start;
 
-	while (i < l->end && (l->buf[i] == '\n' || l->buf[i] == '\r'))
+	while (i < l->end && (l->buf[i] == '\n' || l->buf[i] == '\r' ||
+			      l->buf[i] == ' ' || l->buf[i] == '\t'))
 		i++;
 	return i < l->end && l->buf[i] == '{';
 }

@@ -501,7 +501,11 @@ printf '\357\273\277' | cat - "$D/real-v16.csv" > bom.csv
 printf '\357\273\277\n' | cat - "$D/real-v16.jsonl" > bom.jsonl
 { printf '\n\r\n'; cat "$D/real-v16.csv"; } > blank.csv
 { head -1 "$D/real-v16.csv" | sed 's/\([a-z_0-9]*\)/"\1"/g'; tail -n +2 "$D/real-v16.csv"; } > quoted.csv
-for f in bom.csv bom.jsonl blank.csv quoted.csv; do
+# JSON lines with white space before the first '{' (one space, or a line of
+# spaces and tabs and every line indented): still JSON lines, not lost.
+printf ' ' | cat - "$D/real-v16.jsonl" > space.jsonl
+{ printf ' \t\n'; sed 's/^/\t /' "$D/real-v16.jsonl"; } > indent.jsonl
+for f in bom.csv bom.jsonl blank.csv quoted.csv space.jsonl indent.jsonl; do
 	"$EXITSTAT" $f >/dev/null 2>edit.err; rc=$?
 	check "$f: exit 0 (got $rc), all 34 records, nothing malformed" \
 		sh -c "[ $rc -eq 0 ] && grep -q '^exitstat: 34 records read' edit.err && ! grep -q malformed edit.err"
