@@ -537,4 +537,33 @@ check "tgid half malformed: exitstat exit 0 (got $rc), 33 records (one tgid lost
 "$EXITMON" --replay halftgid.pcap -f csv -o half.csv 2>half.mon
 check "... exitmon --replay: 33 records written, 1 malformed" \
 	sh -c "grep -q 'done: 33 records (28 pid, 5 tgid)' half.mon && grep -q ' 1 malformed' half.mon"
+# A capture listed: run, seq and time_ns as exitmon --replay gives them (a
+# run of its own, the records in order, each packet's time), so that the
+# listing is valid against exitmon --json-schema, as the replay's is.
+"$EXITSTAT" --list -f jsonl "$D/real-v16.pcap" >cap.list.jsonl 2>/dev/null
+"$EXITMON" --replay "$D/real-v16.pcap" -f jsonl -o cap.replay.jsonl 2>/dev/null
+"$EXITMON" --json-schema >schema.json
+capcheck() {
+	python3 - schema.json cap.list.jsonl cap.replay.jsonl <<'PY'
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+lst, rep = ([json.loads(l) for l in open(p)] for p in sys.argv[2:4])
+for r in lst:
+    jsonschema.validate(r, schema)
+runs = {r.pop('run') for r in lst}
+for r in rep:
+    r.pop('run')
+ok = len(lst) == 34 and lst == rep and len(runs) == 1
+print(len(lst), len(runs), [r['time_ns'] for r in lst[:1]])
+sys.exit(0 if ok else 1)
+PY
+}
+out=$(capcheck 2>&1); rc=$?
+check "--list -f jsonl of a capture: valid against --json-schema, run one of its own, seq and time_ns as the replay's ($out)" \
+	[ $rc -eq 0 ]
+"$EXITSTAT" --list -f csv ns.pcap >ns.list 2>/dev/null
+"$EXITMON" --replay ns.pcap -f csv -o ns.replay.csv 2>/dev/null
+check "--list -f csv of a nanosecond capture: time_ns as the replay's" \
+	eval '[ "$(cut -d, -f2,3 ns.list)" = "$(cut -d, -f2,3 ns.replay.csv)" ] &&
+	      [ -n "$(sed -n 2p ns.list | cut -d, -f3)" ]'
 done_testing
