@@ -215,12 +215,39 @@ static void read_note(const struct run *run, const struct in_counts *n)
 		(unsigned long long)run->g.total.implausible);
 }
 
+/* How many groups are marked partial, and what that says.  The filter of
+ * folded keys never misses a key that came back, but takes a new key for
+ * a folded one now and then: none marked means none came back; some
+ * marked is an upper bound, and the filter's error, under 1 in 8192 of
+ * the groups begun after a fold, says how many may be new. */
+static const char *partial_say(const struct groups *g, size_t partial,
+			       char *buf, size_t len)
+{
+	uint64_t err = (g->tested >> GROUP_PARTIAL_ERR_SHIFT) + 1;
+
+	if (!partial)
+		snprintf(buf, len, "0 groups marked partial: none came back "
+			 "after a fold");
+	else
+		snprintf(buf, len, "%zu groups marked partial may have come "
+			 "back after a fold (their earlier exits in other): at "
+			 "most that many did, as the filter of folded keys wrongly "
+			 "marks fewer than 1 in %llu of the groups begun after a "
+			 "fold (%llu here: up to about %llu of those marked may "
+			 "be new)",
+			 partial, 1ull << GROUP_PARTIAL_ERR_SHIFT,
+			 (unsigned long long)g->tested,
+			 (unsigned long long)err);
+	return buf;
+}
+
 /* What the figures cannot show by themselves: groups folded to stay in
  * bounded memory, sums that reached the largest 64-bit number. */
 static void limit_notes(const struct run *run)
 {
 	const struct groups *g = &run->g;
 	size_t partial = 0, saturated = 0;
+	char say[320];
 
 	for (size_t i = 0; i < g->n; i++) {
 		partial += !!(stat_group_at(g, i)->flags & G_PARTIAL);
@@ -229,10 +256,9 @@ static void limit_notes(const struct run *run)
 	if (g->folded)
 		log_warn("more groups than --max-groups %zu: %llu folded into the "
 			"other row (the smaller half by %s each time the table "
-			"filled); %zu groups marked partial came back after a fold "
-			"(their earlier exits are in other)", g->max,
-			(unsigned long long)g->folded,
-			stat_group_stat_name(g->fold_by), partial);
+			"filled); %s", g->max, (unsigned long long)g->folded,
+			stat_group_stat_name(g->fold_by),
+			partial_say(g, partial, say, sizeof(say)));
 	if (g->total.flags & G_SATURATED)
 		log_warn("sums reached %llu, the largest a 64-bit figure holds, "
 			"and stopped there (in TOTAL%s and %zu groups): read "
