@@ -12,8 +12,9 @@
  * dense (1, 2, 3 ... with a gap only for a record unwritten), and the
  * interleaved chunks of --shards close up as they come; one file of 10
  * million records is one span.  A seq past the run's last span (the
- * common case) is an append; one inside the spans costs a binary search,
- * and a new span in the middle a move of the spans after it. */
+ * common case) is an append; one inside the spans costs two binary
+ * searches (the block, the span in it) and a move of at most a block's
+ * spans, so a file in any order (sorted by pid, say) reads as fast. */
 #ifndef COMMON_RECSEEN_H
 #define COMMON_RECSEEN_H
 
@@ -26,10 +27,22 @@ struct recseen_span {
 	uint64_t lo, hi;	/* seq lo to hi, both read */
 };
 
+/* Spans a block holds at most: an insert moves at most this many, and a
+ * block full splits in two (the pointers of the blocks after it move, a
+ * 512th as many), so seq in any order cost alike. */
+#define RECSEEN_BLOCK 512
+
+struct recseen_block {
+	uint32_t n, cap;	/* cap grows to RECSEEN_BLOCK */
+	struct recseen_span s[];
+};
+
 struct recseen_run {
 	char run[REC_RUN_HEX];
-	struct recseen_span *span;	/* sorted, disjoint, none adjacent */
-	size_t n, cap;
+	/* The spans, sorted, disjoint, none adjacent, in blocks in order;
+	 * no block is empty. */
+	struct recseen_block **blk;
+	size_t nblk, capblk;
 };
 
 struct recseen {

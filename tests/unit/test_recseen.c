@@ -166,6 +166,63 @@ static void test_memory_bounded(void **state)
 	recseen_free(&s);
 }
 
+/* Seq in any order (a file sorted by pid, say), each given twice, the
+ * second time after all the firsts: every first is new and every second
+ * a repeat, held to a bitmap; the spans close up into one.  The order:
+ * i * 7919 mod a prime, a permutation. */
+static void test_any_order(void **state)
+{
+	enum { N = 199999 };	/* a prime */
+	static unsigned char seen[N + 1];
+	struct recseen s;
+
+	(void)state;
+	recseen_init(&s);
+	memset(seen, 0, sizeof(seen));
+	for (uint64_t k = 0; k < 2 * (uint64_t)N; k++) {
+		/* each seq once in that order, then each again in it */
+		uint64_t q = (k < N ? k : k - N) * 7919 % N + 1;
+		struct rec_meta m = meta('g', q);
+		int want = !seen[q];
+
+		if (recseen_add(&s, &m) != want)
+			fail_msg("seq %llu: want %d", (unsigned long long)q, want);
+		seen[q] = 1;
+	}
+	assert_int_equal(s.repeats, N);
+	assert_int_equal(s.spans, 1);
+	assert_int_equal(s.runs[0].nblk, 1);
+	recseen_free(&s);
+}
+
+/* Every other seq (a hostile file, or one of every two records lost):
+ * a span each, in blocks, all found again, falling and rising. */
+static void test_every_other(void **state)
+{
+	struct recseen s;
+
+	(void)state;
+	recseen_init(&s);
+	for (uint64_t q = 200000; q > 0; q -= 2)
+		add_range(&s, 'h', q, q, 1);
+	assert_int_equal(s.spans, 100000);
+	assert_true(s.runs[0].nblk >= 100000 / RECSEEN_BLOCK);
+	for (uint64_t q = 2; q <= 200000; q += 2)
+		add_range(&s, 'h', q, q, 0);
+	for (uint64_t q = 1; q < 200000; q += 2)
+		add_range(&s, 'h', q, q, 1);
+	assert_int_equal(s.spans, 1);
+	/* Rising, as a file of a run with a record lost in two is read:
+	 * full blocks stay full (a span costs 16 bytes, not twice that). */
+	for (uint64_t q = 1; q <= 200000; q += 2)
+		add_range(&s, 'i', q, q, 1);
+	for (uint64_t q = 199999; q >= 1 && q <= 199999; q -= 2)
+		add_range(&s, 'i', q, q, 0);
+	assert_int_equal(s.spans, 1 + 100000);
+	assert_true(s.runs[1].nblk <= 100000 / RECSEEN_BLOCK + 1);
+	recseen_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -175,6 +232,8 @@ int main(void)
 		cmocka_unit_test(test_interleaved_and_backwards),
 		cmocka_unit_test(test_gaps_and_ends),
 		cmocka_unit_test(test_memory_bounded),
+		cmocka_unit_test(test_any_order),
+		cmocka_unit_test(test_every_other),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
