@@ -28,7 +28,7 @@ check "a gzip'd pcap on standard input gives the same" cmp -s base.sum pcapgz.su
 
 # Rotated as logrotate leaves them (delaycompress): exits.csv, exits.csv.1,
 # exits.csv.2.gz, each with its own header, each of another run (the same
-# run's records twice are one record's, 74-exitstat-repeats.t).
+# run's records twice are one record's, 76-exitstat-repeats.t).
 RUN=0123456789abcdef0123456789abcdef
 cp "$D/real-v16.csv" exits.csv
 sed "s/^$RUN,/${RUN%?}1,/" "$D/real-v16.csv" >exits.csv.1
