@@ -160,6 +160,10 @@ static inline bool view_tgid(const struct exit_view *v, uint32_t *tgid)
 	return v->msg_tgid;
 }
 
+/* A new run id, random (getrandom(2)): what a collector run or the
+ * records read from a capture are known by.  0, or -errno. */
+int record_run_random(char out[REC_RUN_HEX]);
+
 /* A pid record whose wait time in some category exceeds its whole
  * lifetime: impossible, so the kernel's figure is wrong (seen right after
  * kernel.task_delayacct is switched on: a block I/O delay as large as the

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/random.h>
 
 #define NONE REC_OFF_NONE
 struct field_desc {
@@ -482,4 +483,28 @@ int record_parse_nlmsg(const void *msg, size_t len, struct exit_msg *out)
 	int r = exit_attrs(msg, len, &attrs, &attrs_len);
 
 	return r < 0 ? r : record_parse_attrs(attrs, attrs_len, out);
+}
+
+/* 16 bytes of getrandom(2) as the run's hex digits. */
+int record_run_random(char out[REC_RUN_HEX])
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned char b[REC_RUN_HEX / 2];
+	size_t got = 0, i;
+
+	while (got < sizeof(b)) {
+		ssize_t n = getrandom(b + got, sizeof(b) - got, 0);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		got += (size_t)n;
+	}
+	for (i = 0; i < sizeof(b); i++) {
+		out[2 * i] = hex[b[i] >> 4];
+		out[2 * i + 1] = hex[b[i] & 15];
+	}
+	return 0;
 }

@@ -28,11 +28,11 @@ void recread_want_fields(struct recread *rr, const enum rec_field *f, size_t n)
 		unsigned m = col_fields((enum col_kind)col->kind, col->field,
 					fs);
 
-		/* run, seq and time_ns are a listing's (which wants every
-		 * column), not a summary's. */
+		/* time_ns is a listing's (which wants every column), not a
+		 * summary's; run and seq are every reader's: a record read
+		 * twice is known by them (recseen.h). */
 		rr->want[i] = col->kind != C_FIELD && col->kind != C_NICE &&
-			      col->kind != C_BTIME && col->kind != C_RUN &&
-			      col->kind != C_SEQ && col->kind != C_TIME;
+			      col->kind != C_BTIME && col->kind != C_TIME;
 		for (k = 0; k < n && !rr->want[i]; k++)
 			rr->want[i] = m && (fs[0] == f[k] || (m > 1 && fs[1] == f[k]));
 	}

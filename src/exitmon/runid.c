@@ -5,7 +5,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -42,29 +41,6 @@ static bool started_by_systemd(void)
 	       v == (uint64_t)getpid();
 }
 
-static int random_id(char out[REC_RUN_HEX])
-{
-	static const char hex[] = "0123456789abcdef";
-	unsigned char b[REC_RUN_HEX / 2];
-	size_t got = 0, i;
-
-	while (got < sizeof(b)) {
-		ssize_t n = getrandom(b + got, sizeof(b) - got, 0);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		got += (size_t)n;
-	}
-	for (i = 0; i < sizeof(b); i++) {
-		out[2 * i] = hex[b[i] >> 4];
-		out[2 * i + 1] = hex[b[i] & 15];
-	}
-	return 0;
-}
-
 int runid_make(const char *fixed, bool systemd, char out[REC_RUN_HEX + 1],
 	       enum runid_source *src)
 {
@@ -85,7 +61,7 @@ int runid_make(const char *fixed, bool systemd, char out[REC_RUN_HEX + 1],
 			"random instead");
 	}
 	*src = RUNID_RANDOM;
-	if ((r = random_id(out)) < 0)
+	if ((r = record_run_random(out)) < 0)
 		return r;
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include "log.h"
 #include "parse.h"
 #include "opts.h"
+#include "recseen.h"
 #include "stat_report.h"
 #include "stat_select.h"
 
@@ -57,7 +58,8 @@ struct cfg {
 struct run {
 	const struct cfg *cfg;
 	struct groups g;
-	uint64_t selected, nomem;
+	struct recseen seen;	/* (run, seq) read: a repeat is dropped */
+	uint64_t selected, nomem, nomem_seen;
 };
 
 static void parse_group(const char *s, enum group_by *by)
@@ -176,7 +178,11 @@ static void on_record(void *arg, const struct exit_record *r,
 		      const struct exit_record *who)
 {
 	struct run *run = arg;
+	int k = recseen_add(&run->seen, &r->meta);
 
+	if (k == 0)
+		return;	/* read before: counted once */
+	run->nomem_seen += k < 0;
 	if (!stat_select_match(&run->cfg->sel, r, who))
 		return;
 	run->selected++;
@@ -194,13 +200,45 @@ static void read_note(const struct run *run, const struct in_counts *n)
 {
 	if (run->cfg->list)
 		return;
-	fprintf(stderr, "%s: %llu records read, %llu selected: %llu pid rows summed, "
-		"%llu tgid rows not summed (their threads are pid rows); %llu "
-		"implausible records kept out of the delay columns\n", log_progname,
-		(unsigned long long)n->records, (unsigned long long)run->selected,
+	char rep[64] = "";
+
+	if (run->seen.repeats)
+		snprintf(rep, sizeof(rep), " (%llu of them repeats, dropped)",
+			 (unsigned long long)run->seen.repeats);
+	fprintf(stderr, "%s: %llu records read%s, %llu selected: %llu pid rows "
+		"summed, %llu tgid rows not summed (their threads are pid rows); "
+		"%llu implausible records kept out of the delay columns\n",
+		log_progname, (unsigned long long)n->records, rep,
+		(unsigned long long)run->selected,
 		(unsigned long long)run->g.total.exits,
 		(unsigned long long)run->g.tgid_rows,
 		(unsigned long long)run->g.total.implausible);
+}
+
+/* How many groups are marked partial, and what that says.  The filter of
+ * folded keys never misses a key that came back, but takes a new key for
+ * a folded one now and then: none marked means none came back; some
+ * marked is an upper bound, and the filter's error, under 1 in 8192 of
+ * the groups begun after a fold, says how many may be new. */
+static const char *partial_say(const struct groups *g, size_t partial,
+			       char *buf, size_t len)
+{
+	uint64_t err = (g->tested >> GROUP_PARTIAL_ERR_SHIFT) + 1;
+
+	if (!partial)
+		snprintf(buf, len, "0 groups marked partial: none came back "
+			 "after a fold");
+	else
+		snprintf(buf, len, "%zu groups marked partial may have come "
+			 "back after a fold (their earlier exits in other): at "
+			 "most that many did, as the filter of folded keys wrongly "
+			 "marks fewer than 1 in %llu of the groups begun after a "
+			 "fold (%llu here: up to about %llu of those marked may "
+			 "be new)",
+			 partial, 1ull << GROUP_PARTIAL_ERR_SHIFT,
+			 (unsigned long long)g->tested,
+			 (unsigned long long)err);
+	return buf;
 }
 
 /* What the figures cannot show by themselves: groups folded to stay in
@@ -209,6 +247,7 @@ static void limit_notes(const struct run *run)
 {
 	const struct groups *g = &run->g;
 	size_t partial = 0, saturated = 0;
+	char say[320];
 
 	for (size_t i = 0; i < g->n; i++) {
 		partial += !!(stat_group_at(g, i)->flags & G_PARTIAL);
@@ -217,10 +256,9 @@ static void limit_notes(const struct run *run)
 	if (g->folded)
 		log_warn("more groups than --max-groups %zu: %llu folded into the "
 			"other row (the smaller half by %s each time the table "
-			"filled); %zu groups marked partial came back after a fold "
-			"(their earlier exits are in other)", g->max,
-			(unsigned long long)g->folded,
-			stat_group_stat_name(g->fold_by), partial);
+			"filled); %s", g->max, (unsigned long long)g->folded,
+			stat_group_stat_name(g->fold_by),
+			partial_say(g, partial, say, sizeof(say)));
 	if (g->total.flags & G_SATURATED)
 		log_warn("sums reached %llu, the largest a 64-bit figure holds, "
 			"and stopped there (in TOTAL%s and %zu groups): read "
@@ -257,6 +295,17 @@ static bool read_before(struct read_ids *ids, const char *path)
 	return false;
 }
 
+/* Records of this file whose (run, seq) an earlier record had (this
+ * file's or another's): dropped, said as the malformed lines are. */
+static void repeats_note(const char *path, uint64_t k)
+{
+	if (k)
+		log_warn("%s: %llu record%s with the run and seq of one read "
+			"before (shipped twice: a rotated file beside its copy, a "
+			"line sent again) dropped: each is counted once", path,
+			(unsigned long long)k, k == 1 ? "" : "s");
+}
+
 /* Every input in turn: the exit status, or its negative when no input
  * could be read at all. */
 static int read_all(struct run *run, struct in_counts *n)
@@ -284,11 +333,14 @@ static int read_all(struct run *run, struct in_counts *n)
 	if (!c->list)
 		recread_want_fields(&proto, need, sizeof(need) / sizeof(need[0]));
 	for (int i = 0; i < c->nfiles; i++) {
+		uint64_t repeats;
 		int r;
 
 		if (read_before(&ids, c->files[i]))
 			continue;
+		repeats = run->seen.repeats;
 		r = stat_input_read(c->files[i], &proto, on_record, run, n);
+		repeats_note(c->files[i], run->seen.repeats - repeats);
 		if (r < 0 && r != -EPROTO)
 			log_warn("cannot read %s: %s", c->files[i], strerror(-r));
 		if (r < 0)
@@ -314,6 +366,7 @@ int main(int argc, char **argv)
 	int status;
 
 	log_init(argv[0]);
+	recseen_init(&run.seen);
 	parse_args(argc, argv, &c);
 	if (stat_group_init(&run.g, c.by, c.max_groups, c.rep.sort) < 0)
 		log_die(EXIT_RUNTIME, "out of memory");
@@ -324,6 +377,10 @@ int main(int argc, char **argv)
 	status = read_all(&run, &n);
 	if (status < 0)
 		return -status;
+	if (run.nomem_seen)
+		log_warn("out of memory for the runs and seq read: %llu records "
+			"counted without knowing whether they were read before",
+			(unsigned long long)run.nomem_seen);
 	if (run.nomem)
 		log_die(EXIT_RUNTIME, "out of memory after %llu groups",
 		    (unsigned long long)run.g.n);
@@ -333,6 +390,7 @@ int main(int argc, char **argv)
 	if (!c.list)
 		limit_notes(&run);
 	stat_group_free(&run.g);
+	recseen_free(&run.seen);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		log_die(EXIT_RUNTIME, "cannot write the output: %s", strerror(errno));
 	return status;

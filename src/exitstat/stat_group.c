@@ -231,8 +231,11 @@ static struct group *find_or_make(struct groups *g, const struct gkey *k)
 	gr = stat_group_at(g, g->n);
 	memset(gr, 0, sizeof(*gr));
 	gr->key = *k;
-	if (g->folded && stat_bloom_has(&g->folded_keys, key_hash(k)))
-		gr->flags |= G_PARTIAL;
+	if (g->folded) {
+		g->tested++;
+		if (stat_bloom_has(&g->folded_keys, key_hash(k)))
+			gr->flags |= G_PARTIAL;
+	}
 	*s = (uint32_t)++g->n;
 	return gr;
 }

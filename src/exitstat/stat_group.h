@@ -71,6 +71,8 @@ struct group {
 
 #define GROUP_CHUNK 4096	/* groups per allocation */
 #define GROUP_MAX_DEFAULT 1000000
+/* The filter's bound on wrongly partial groups, 1 in 2^(K0 - 1) tested. */
+#define GROUP_PARTIAL_ERR_SHIFT (STAT_BLOOM_K0 - 1)
 
 struct groups {
 	enum group_by by;
@@ -85,6 +87,10 @@ struct groups {
 	struct stat_bloom folded_keys;	/* every key folded, and some never */
 	struct group total, other;
 	uint64_t folded;	/* groups folded into other (a key may count twice) */
+	/* Groups begun after a fold, each tested against folded_keys: the
+	 * filter may take one of them for folded (under 2^-13 each), so
+	 * partial groups are at most this many times 2^-13 fewer than said. */
+	uint64_t tested;
 	uint64_t tgid_rows;
 };
 

@@ -67,7 +67,24 @@ struct pcap_state {
 	uint64_t other;		/* messages that are no exit records */
 	uint64_t trailing;	/* packets with bytes after their last message */
 	struct tsnl_family family;
+	/* run, seq, time_ns as exitmon --replay gives them: a run of the
+	 * capture's own, the records numbered in order, each packet's time. */
+	struct rec_meta meta;
+	const struct capture_reader *cr;
 };
+
+/* A record of the capture takes the next seq of the capture's run (none
+ * when no run could be made) and its packet's time, as under exitmon
+ * --replay (exitmon(8), "Run, seq and time"). */
+static void pcap_meta(struct pcap_state *s, struct exit_record *r)
+{
+	const struct timespec *ts = capture_read_time(s->cr);
+
+	s->meta.time_ns = (uint64_t)ts->tv_sec * 1000000000u +
+			  (uint64_t)ts->tv_nsec;
+	s->meta.seq++;
+	r->meta = s->meta;
+}
 
 /* One netlink message of a packet, as exitmon's collector takes it:
  * another command's or family's messages, acks and errors are not
@@ -91,6 +108,7 @@ static void pcap_msg(void *arg, const struct nlmsghdr *nh)
 	s->malformed += m.tgid_malformed;	/* its pid record is kept */
 	for (unsigned i = 0; i < m.n; i++) {
 		s->n->records++;
+		pcap_meta(s, &m.rec[i]);
 		s->fn(s->arg, &m.rec[i], &m.rec[0]);
 	}
 }
@@ -132,6 +150,10 @@ static int read_pcap(struct linein *l, const char *path, in_record_fn fn,
 		return -errno;
 	if ((r = capture_read_stream(f, &cr)) < 0)
 		return r;
+	s.cr = cr;
+	s.meta.has = REC_META_SEQ | REC_META_TIME;
+	if (record_run_random(s.meta.run) == 0)
+		s.meta.has |= REC_META_RUN;
 	/* The same packets as exitmon --replay, counted the same way. */
 	while ((r = capture_read_next(cr, &msg, &len)) != 0 && r != -EBADMSG) {
 		if (r == -EMSGSIZE)
@@ -226,10 +248,19 @@ static bool header_like(const char *p, size_t len)
  * names columns only, is a new header (files concatenated into one
  * stream).  The rows after a refused header are not read by the header
  * before it. */
+/* A line of JSON's white space only: blank, as an empty one is. */
+static bool json_blank(const char *p, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r')
+			return false;
+	return true;
+}
+
 static int text_line(struct text_state *s, bool json, const char *p, size_t len,
 		     struct exit_record *r)
 {
-	if (len == 0 || (len == 1 && p[0] == '\r'))
+	if (len == 0 || (len == 1 && p[0] == '\r') || (json && json_blank(p, len)))
 		return 1;	/* a blank line: nothing, not a bad record */
 	if (json)
 		return recread_json(&s->rr, p, len, r);
@@ -441,13 +472,17 @@ static const char *compressed_with(const struct linein *l)
 	return NULL;
 }
 
-/* JSON lines: the first byte past blank lines is a '{' (what is
- * buffered: a line of JSON is far shorter). */
+/* JSON lines: the first byte past blank lines and JSON's white space is
+ * a '{' (what is buffered: a line of JSON is far shorter).  A CSV header
+ * begins with a column name, never with white space, so a line that
+ * begins with a space (a file an editor or a shipper indented) is still
+ * JSON's. */
 static bool json_first(const struct linein *l)
 {
 	size_t i = l->start;
 
-	while (i < l->end && (l->buf[i] == '\n' || l->buf[i] == '\r'))
+	while (i < l->end && (l->buf[i] == '\n' || l->buf[i] == '\r' ||
+			      l->buf[i] == ' ' || l->buf[i] == '\t'))
 		i++;
 	return i < l->end && l->buf[i] == '{';
 }

@@ -13,6 +13,7 @@
 #include "parse.h"
 #include "record.h"
 #include "recread.h"
+#include "recseen.h"
 #include "stats.h"
 
 void sweep_cohort_set_groups(struct sweep_run *run, const char *groups)
@@ -184,18 +185,29 @@ static int read_header(struct linein *in, struct recread *rr)
 static int read_rows(struct linein *in, const char *path, const struct recread *rr,
 		     const char *tag, struct cohort_sums *cs, struct sweep_run *run)
 {
+	struct recseen seen;	/* a record read twice counts once */
 	struct exit_record r;
 	const char *row;
 	size_t len;
 	int k;
 
+	recseen_init(&seen);
 	while ((k = linein_next(in, true, &row, &len)) == 1) {
 		if (recread_csv(rr, row, len, &r) < 0 || r.type != REC_PID ||
 		    strcmp(r.comm, tag))
 			continue;
+		if ((k = recseen_add(&seen, &r.meta)) < 0)
+			break;
+		if (k == 0)
+			continue;
 		if ((k = add_record(cs, &r, run)) < 0)
 			break;
 	}
+	if (seen.repeats)
+		log_warn("%s: %llu records with the run and seq of one read before "
+			"dropped: each is counted once", path,
+			(unsigned long long)seen.repeats);
+	recseen_free(&seen);
 	if (k == 2)
 		log_warn("%s: the last row is cut short (exitmon stopped mid-line); "
 			"not read", path);

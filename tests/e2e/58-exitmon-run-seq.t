@@ -239,7 +239,10 @@ uc=$(upcount); urc=$?
 check "upgrade: exitstat reads every row, the older ones under the first header and the new ones under the second (rows, older, new, of a new file: $uc)" \
 	sh -c "[ $rc -eq 0 ] && [ ! -s '$T/up.stat.err' ] && [ $urc -eq 0 ]"
 "$EXITSTAT" -f csv "$T/up.csv" >"$T/up.summ" 2>/dev/null
-cp "$T/new.csv" "$T/new-copy.csv"	# a file named twice is read once
+# The new records again under another run (a file named twice is read
+# once, and the same run's records twice count once).
+OTHER_RUN=ffffffffffffffffffffffffffffffff
+sed "s/^$GOLDEN_RUN,/$OTHER_RUN,/" "$T/new.csv" >"$T/new-copy.csv"
 "$EXITSTAT" -f csv "$T/new.csv" "$T/new-copy.csv" >"$T/new2.summ" 2>/dev/null
 check "upgrade: exitstat's summary of it is that of the new records twice" \
 	sh -c "[ -s '$T/up.summ' ] && cmp -s '$T/up.summ' '$T/new2.summ'"
@@ -280,7 +283,7 @@ check "JSON lines: an older exitmon's file is appended to as it is, nothing said
 	sh -c "[ $rc -eq 0 ] && ! grep -q '\"run\"' '$T/old.jsonl' && ! grep -q 'older exitmon' '$T/upj.err' &&
 	       cat '$T/old.jsonl' '$T/new.jsonl' | cmp -s - '$T/up.jsonl'"
 "$EXITSTAT" -f csv "$T/up.jsonl" >"$T/upj.summ" 2>"$T/upj.stat.err"; rc=$?
-cp "$T/new.jsonl" "$T/new-copy.jsonl"
+sed "s/\"run\":\"$GOLDEN_RUN\"/\"run\":\"$OTHER_RUN\"/" "$T/new.jsonl" >"$T/new-copy.jsonl"
 "$EXITSTAT" -f csv "$T/new.jsonl" "$T/new-copy.jsonl" >"$T/newj2.summ" 2>/dev/null
 check "JSON lines: exitstat reads all its records, old and new" \
 	sh -c "[ $rc -eq 0 ] && grep -q '^exitstat: 68 records read' '$T/upj.stat.err' &&

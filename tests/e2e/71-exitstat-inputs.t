@@ -27,9 +27,12 @@ gzip -c "$D/real-v16.pcap" | "$EXITSTAT" -f csv >pcapgz.sum 2>/dev/null
 check "a gzip'd pcap on standard input gives the same" cmp -s base.sum pcapgz.sum
 
 # Rotated as logrotate leaves them (delaycompress): exits.csv, exits.csv.1,
-# exits.csv.2.gz, each with its own header.
-cp "$D/real-v16.csv" exits.csv; cp "$D/real-v16.csv" exits.csv.1
-gzip -c "$D/real-v16.csv" >exits.csv.2.gz
+# exits.csv.2.gz, each with its own header, each of another run (the same
+# run's records twice are one record's, 76-exitstat-repeats.t).
+RUN=0123456789abcdef0123456789abcdef
+cp "$D/real-v16.csv" exits.csv
+sed "s/^$RUN,/${RUN%?}1,/" "$D/real-v16.csv" >exits.csv.1
+sed "s/^$RUN,/${RUN%?}2,/" "$D/real-v16.csv" | gzip -c >exits.csv.2.gz
 "$EXITSTAT" -f csv exits.csv* >rot.sum 2>rot.err
 check "rotated files: three times the records" grep -q "102 records read" rot.err
 check "rotated files: three times the exits" \
@@ -498,7 +501,11 @@ printf '\357\273\277' | cat - "$D/real-v16.csv" > bom.csv
 printf '\357\273\277\n' | cat - "$D/real-v16.jsonl" > bom.jsonl
 { printf '\n\r\n'; cat "$D/real-v16.csv"; } > blank.csv
 { head -1 "$D/real-v16.csv" | sed 's/\([a-z_0-9]*\)/"\1"/g'; tail -n +2 "$D/real-v16.csv"; } > quoted.csv
-for f in bom.csv bom.jsonl blank.csv quoted.csv; do
+# JSON lines with white space before the first '{' (one space, or a line of
+# spaces and tabs and every line indented): still JSON lines, not lost.
+printf ' ' | cat - "$D/real-v16.jsonl" > space.jsonl
+{ printf ' \t\n'; sed 's/^/\t /' "$D/real-v16.jsonl"; } > indent.jsonl
+for f in bom.csv bom.jsonl blank.csv quoted.csv space.jsonl indent.jsonl; do
 	"$EXITSTAT" $f >/dev/null 2>edit.err; rc=$?
 	check "$f: exit 0 (got $rc), all 34 records, nothing malformed" \
 		sh -c "[ $rc -eq 0 ] && grep -q '^exitstat: 34 records read' edit.err && ! grep -q malformed edit.err"
@@ -530,4 +537,33 @@ check "tgid half malformed: exitstat exit 0 (got $rc), 33 records (one tgid lost
 "$EXITMON" --replay halftgid.pcap -f csv -o half.csv 2>half.mon
 check "... exitmon --replay: 33 records written, 1 malformed" \
 	sh -c "grep -q 'done: 33 records (28 pid, 5 tgid)' half.mon && grep -q ' 1 malformed' half.mon"
+# A capture listed: run, seq and time_ns as exitmon --replay gives them (a
+# run of its own, the records in order, each packet's time), so that the
+# listing is valid against exitmon --json-schema, as the replay's is.
+"$EXITSTAT" --list -f jsonl "$D/real-v16.pcap" >cap.list.jsonl 2>/dev/null
+"$EXITMON" --replay "$D/real-v16.pcap" -f jsonl -o cap.replay.jsonl 2>/dev/null
+"$EXITMON" --json-schema >schema.json
+capcheck() {
+	python3 - schema.json cap.list.jsonl cap.replay.jsonl <<'PY'
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+lst, rep = ([json.loads(l) for l in open(p)] for p in sys.argv[2:4])
+for r in lst:
+    jsonschema.validate(r, schema)
+runs = {r.pop('run') for r in lst}
+for r in rep:
+    r.pop('run')
+ok = len(lst) == 34 and lst == rep and len(runs) == 1
+print(len(lst), len(runs), [r['time_ns'] for r in lst[:1]])
+sys.exit(0 if ok else 1)
+PY
+}
+out=$(capcheck 2>&1); rc=$?
+check "--list -f jsonl of a capture: valid against --json-schema, run one of its own, seq and time_ns as the replay's ($out)" \
+	[ $rc -eq 0 ]
+"$EXITSTAT" --list -f csv ns.pcap >ns.list 2>/dev/null
+"$EXITMON" --replay ns.pcap -f csv -o ns.replay.csv 2>/dev/null
+check "--list -f csv of a nanosecond capture: time_ns as the replay's" \
+	eval '[ "$(cut -d, -f2,3 ns.list)" = "$(cut -d, -f2,3 ns.replay.csv)" ] &&
+	      [ -n "$(sed -n 2p ns.list | cut -d, -f3)" ]'
 done_testing

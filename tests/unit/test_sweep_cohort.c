@@ -135,11 +135,40 @@ static void test_cohort_csv_cut_and_gzip(void **state)
 	}
 }
 
+/* A record shipped twice (the same run and seq in two rows, as a file
+ * appended to by a replay of the same run) is counted once: three rows,
+ * two records, and the mean is theirs. */
+static void test_cohort_csv_repeat(void **state)
+{
+	static const char run_id[] = "0123456789abcdef0123456789abcdef";
+	struct sweep_run run;
+	char p[256], body[1024];
+
+	(void)state;
+	memset(&run, 0, sizeof(run));
+	for (int m = 0; m < M_COUNT; m++)
+		run.v[m] = NAN;
+	snprintf(body, sizeof(body),
+		 "run,seq,type,pid,comm,elapsed_us,cpu_run_real_ns,cpu_delay_ns,"
+		 "blkio_delay_ns\n"
+		 "%s,1,pid,10,xsco,2000000,1000000,100000000,0\n"
+		 "%s,2,pid,11,xsco,2000000,1000000,300000000,0\n"
+		 "%s,2,pid,11,xsco,2000000,1000000,300000000,0\n",
+		 run_id, run_id, run_id);
+	scratch_put("rep.csv", body);
+	scratch_path(p, sizeof(p), "rep.csv");
+	assert_int_equal(sweep_cohort_read_csv(p, "xsco", &run), 0);
+	assert_int_equal(run.n_exit_times, 2);
+	assert_true(fabs(run.v[M_CPU_DELAY_MEAN] - 200) < 1e-9);	/* ms */
+	free(run.exit_times);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cohort_csv),
 		cmocka_unit_test(test_cohort_csv_cut_and_gzip),
+		cmocka_unit_test(test_cohort_csv_repeat),
 	};
 
 	return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);
