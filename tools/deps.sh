@@ -25,7 +25,7 @@ tests|for the JSON lines schema test: a JSON Schema validator|python3-jsonschema
 tests|for the tests: namespaces, privileges, rotation, the unit's sandbox (strace, libseccomp)|iproute2 util-linux procps systemd libcap2-bin logrotate strace libseccomp2
 tests|for the metrics test: promtool|prometheus
 tests|for the listener-cost test: busybox's sh, the shell of the rig's guests|busybox-static
-plots|for plots: gnuplot draws them, rsvg-convert makes the demo's PNG|gnuplot-nox librsvg2-bin
+plots|for plots: gnuplot draws them, rsvg-convert makes the demo's PNG, python3 reads its headline|gnuplot-nox librsvg2-bin python3
 package|for make deb and its test: debhelper, lintian|debhelper dpkg-dev fakeroot lintian
 bench|for make bench: callgrind (valgrind), python3, the kernel source its peers part builds getdelays and procacct from (about 140 MB)|valgrind python3 linux-source-6.1
 kernels|to boot other kernels (make test-kernels): QEMU, a static busybox, cpio|qemu-system-x86 busybox-static cpio
