@@ -123,12 +123,56 @@ static void test_good_value_returns(void **state)
 	assert_int_equal(run_child(double_s, "1e9", err, sizeof(err)), 0);
 }
 
+/* A table like exitsweep's: a flag with a short name, a long-only flag,
+ * an option with a value. */
+static const struct opt_desc flags[] = {
+	{ "json", 300, "FILE", "results" },
+	{ "quiet", 'q', NULL, "no progress" },
+	{ "quick", 301, NULL, "short" },
+};
+
+/* argv: "prog" and the one argument val, parsed to the end. */
+static void parse_one(const char *val)
+{
+	char *argv[] = { "prog", (char *)val, NULL };
+	struct opts o;
+
+	opts_init(&o, flags, sizeof(flags) / sizeof(flags[0]));
+	while (opts_next(&o, 2, argv) != -1)
+		;
+}
+
+/* A flag given a value (--quiet=yes) is named as such: never answered
+ * about its short name (-q) nor called unknown. */
+static void test_flag_with_value(void **state)
+{
+	char err[512];
+
+	(void)state;
+	assert_int_equal(run_child(parse_one, "--quiet=yes", err, sizeof(err)), 2);
+	assert_non_null(strstr(err, "prog: option --quiet takes no value (given '--quiet=yes')"));
+	assert_int_equal(run_child(parse_one, "--quick=1", err, sizeof(err)), 2);
+	assert_non_null(strstr(err, "prog: option --quick takes no value (given '--quick=1')"));
+	/* a prefix of one name: named in full */
+	assert_int_equal(run_child(parse_one, "--quie=", err, sizeof(err)), 2);
+	assert_non_null(strstr(err, "prog: option --quiet takes no value (given '--quie=')"));
+	/* unchanged: a real unknown short or long option, a missing value */
+	assert_int_equal(run_child(parse_one, "-x", err, sizeof(err)), 2);
+	assert_non_null(strstr(err, "unknown option '-x'"));
+	assert_int_equal(run_child(parse_one, "--frob=1", err, sizeof(err)), 2);
+	assert_non_null(strstr(err, "unknown option '--frob=1'"));
+	assert_int_equal(run_child(parse_one, "--json", err, sizeof(err)), 2);
+	assert_non_null(strstr(err, "option --json needs a value"));
+	assert_int_equal(run_child(parse_one, "--json=yes", err, sizeof(err)), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_good_value_returns),
+		cmocka_unit_test(test_flag_with_value),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
