@@ -134,11 +134,11 @@ static unsigned bits(uint64_t ns)
  * bound that can hold a value of its bit length.  Consecutive bounds are at
  * least twice apart, so the one after that is above any such value. */
 static inline __attribute__((always_inline)) void
-observe(const struct acct *a, struct acct_hist *h, uint64_t ns)
+observe(struct acct *a, struct acct_hist *h, uint64_t ns)
 {
 	unsigned i = a->first[bits(ns)];
 
-	h->sum_ns += ns;
+	h->sum_ns = acct_sat_add(h->sum_ns, ns, &a->saturated);
 	if (i < ACCT_BUCKETS && ns > acct_bucket_ns[i])
 		i++;
 	h->n[i]++;
@@ -154,9 +154,14 @@ void acct_add(struct acct *a, const struct exit_view *v, bool implausible)
 				    view_get(v, F_EXITCODE) : 0)]++;
 	s->exits++;
 	if (view_has(v, F_UTIME) && view_has(v, F_STIME)) {
-		uint64_t cpu = (view_get(v, F_UTIME) + view_get(v, F_STIME)) * US;
+		uint64_t us = acct_sat_add(view_get(v, F_UTIME), view_get(v, F_STIME),
+					   &a->saturated), cpu;
 
-		s->cpu_ns += cpu;
+		if (__builtin_mul_overflow(us, US, &cpu)) {
+			a->saturated = true;
+			cpu = UINT64_MAX;
+		}
+		s->cpu_ns = acct_sat_add(s->cpu_ns, cpu, &a->saturated);
 		observe(a, &a->cpu, cpu);
 	}
 	if (implausible)
@@ -167,7 +172,7 @@ void acct_add(struct acct *a, const struct exit_view *v, bool implausible)
 #define DELAY(k, f) \
 	if (view_has(v, f)) { \
 		uint64_t d = view_get(v, f); \
-		s->delay_ns[k] += d; \
+		s->delay_ns[k] = acct_sat_add(s->delay_ns[k], d, &a->saturated); \
 		observe(a, &a->delay[k], d); \
 	}
 	DELAY(ACCT_D_CPU, F_CPU_DELAY_TOTAL)
@@ -206,24 +211,25 @@ void acct_sum_free(struct acct_sum *s)
 	s->scratch = NULL;
 }
 
-static void add_series(struct acct_series *to, struct acct_series *from)
+static void add_series(struct acct_series *to, struct acct_series *from,
+		       bool *sat)
 {
 	unsigned k;
 
 	to->exits += from->exits;
-	to->cpu_ns += from->cpu_ns;
+	to->cpu_ns = acct_sat_add(to->cpu_ns, from->cpu_ns, sat);
 	for (k = 0; k < ACCT_DELAYS; k++)
-		to->delay_ns[k] += from->delay_ns[k];
+		to->delay_ns[k] = acct_sat_add(to->delay_ns[k], from->delay_ns[k], sat);
 	memset(from, 0, sizeof(*from));
 }
 
-static void add_hist(struct acct_hist *to, struct acct_hist *from)
+static void add_hist(struct acct_hist *to, struct acct_hist *from, bool *sat)
 {
 	unsigned b;
 
 	for (b = 0; b <= ACCT_BUCKETS; b++)
 		to->n[b] += from->n[b];
-	to->sum_ns += from->sum_ns;
+	to->sum_ns = acct_sat_add(to->sum_ns, from->sum_ns, sat);
 	memset(from, 0, sizeof(*from));
 }
 
@@ -237,12 +243,14 @@ static void drain(struct acct_sum *s, struct acct *a, size_t *ns)
 		s->outcome[k] += a->outcome[k];
 		a->outcome[k] = 0;
 	}
-	add_hist(&s->cpu, &a->cpu);
+	add_hist(&s->cpu, &a->cpu, &s->saturated);
 	for (k = 0; k < ACCT_DELAYS; k++)
-		add_hist(&s->delay[k], &a->delay[k]);
-	add_series(&s->other, &a->untracked);
+		add_hist(&s->delay[k], &a->delay[k], &s->saturated);
+	add_series(&s->other, &a->untracked, &s->saturated);
 	for (i = 0; i < a->shown; i++)
-		add_series(&s->shown[i].s, &a->e[i].s);
+		add_series(&s->shown[i].s, &a->e[i].s, &s->saturated);
+	s->saturated |= a->saturated;
+	a->saturated = false;
 	for (i = a->shown; i < a->n && *ns < s->scratch_cap; i++)
 		s->scratch[(*ns)++] = a->e[i];
 	a->n = a->shown;
@@ -270,14 +278,14 @@ static int by_cpu(const void *x, const void *y)
 }
 
 /* The scratch's commands, one entry each with their sums added up. */
-static size_t combine(struct acct_comm *c, size_t n)
+static size_t combine(struct acct_comm *c, size_t n, bool *sat)
 {
 	size_t i, m = 0;
 
 	qsort(c, n, sizeof(*c), by_comm);
 	for (i = 0; i < n; i++) {
 		if (m && by_comm(&c[m - 1], &c[i]) == 0)
-			add_series(&c[m - 1].s, &c[i].s);
+			add_series(&c[m - 1].s, &c[i].s, sat);
 		else
 			c[m++] = c[i];
 	}
@@ -304,13 +312,13 @@ void acct_merge(struct acct_sum *s, struct acct *const *a, unsigned n,
 		pthread_mutex_lock(&a[i]->lock);
 	for (i = 0; i < n; i++)
 		drain(s, a[i], &ns);
-	nc = combine(s->scratch, ns);
+	nc = combine(s->scratch, ns, &s->saturated);
 	qsort(s->scratch, nc, sizeof(*s->scratch), by_cpu);
 	for (j = 0; j < nc; j++) {
 		struct acct_comm *c = &s->scratch[j];
 
 		if (!promote || s->n_shown >= s->max_shown) {
-			add_series(&s->other, &c->s);
+			add_series(&s->other, &c->s, &s->saturated);
 			continue;
 		}
 		/* Shown from now on, in every shard, at the same index. */

@@ -29,6 +29,12 @@
  * intervals, not of the whole run).  Commands met while a shard's table is
  * full, or once N are shown, go to "other" straight away.
  *
+ * Sums of ns saturate at 2^64 - 1 (about 584 years) rather than wrap,
+ * as exitstat's do: a wrapped counter would read as a reset, a tiny CPU
+ * where there was most.  A sum that reached the bound stays there and
+ * `saturated` says so (the metrics file's exitmon_sums_saturated, and one
+ * line on stderr).
+ *
  * Memory: per shard, N + ACCT_CANDIDATES entries of sizeof(struct
  * acct_comm) and a slot index of 4 bytes a slot (a power of two, at least
  * twice the entries); the sum holds N shown commands and a scratch of
@@ -95,6 +101,7 @@ struct acct {
 	unsigned mask;
 	uint64_t seed;		/* of the hash: commands can be anyone's */
 	bool full;		/* a candidate found no room since the merge */
+	bool saturated;		/* a sum of ns reached 2^64 - 1 */
 	uint8_t first[65];	/* per bit length: the first bucket it can be in */
 };
 
@@ -107,7 +114,20 @@ struct acct_sum {
 	unsigned n_shown, max_shown;
 	struct acct_comm *scratch;	/* the candidates of a merge */
 	size_t scratch_cap;
+	bool saturated;		/* a sum of ns reached 2^64 - 1 (kept there) */
 };
+
+/* a + b, or 2^64 - 1 (and *sat set) where it would wrap. */
+static inline uint64_t acct_sat_add(uint64_t a, uint64_t b, bool *sat)
+{
+	uint64_t r;
+
+	if (__builtin_add_overflow(a, b, &r)) {
+		*sat = true;
+		return UINT64_MAX;
+	}
+	return r;
+}
 
 /* 0 or -ENOMEM. */
 int acct_init(struct acct *a, unsigned max_shown);

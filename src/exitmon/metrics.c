@@ -192,6 +192,8 @@ static void records(struct mbuf *m, const struct acct_sum *a)
 		}
 		command(m, "other", &a->other, w);
 	}
+	help(m, "sums_saturated", "gauge", "1 once a sum of seconds here reached 2^64 ns (about 584 years) and stopped there instead of wrapping: it is then a floor, not the total; 0 otherwise.");
+	put(m, "exitmon_sums_saturated %d\n", a->saturated ? 1 : 0);
 	help(m, "commands_shown", "gauge", "Commands with series of their own (at most --metrics-commands; the rest are comm=\"other\").");
 	put(m, "exitmon_commands_shown %u\n", a->n_shown);
 	help(m, "exit_cpu_seconds", "histogram", "User and system CPU per task exit.");

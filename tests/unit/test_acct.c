@@ -378,6 +378,42 @@ static void test_hostile_flood(void **state)
 	done();
 }
 
+/* Sums of ns stop at 2^64 - 1 rather than wrap (a wrapped counter reads
+ * as a reset, a tiny CPU), in a shard, in the merge, in the histograms'
+ * sums, and say so; counts of exits stay exact. */
+static void test_saturate(void **state)
+{
+	const uint64_t half = 1ull << 63;	/* ns: two of them wrap */
+	unsigned k;
+
+	(void)state;
+	one(2);
+	merge();			/* the write at start */
+	assert_false(ss.saturated);
+	/* CPU in us: 2^63 ns each, two are 2^64 ns */
+	add(&sa, "big", 0, half / 1000 + 1, half);
+	add(&sa, "big", 0, half / 1000 + 1, half);
+	assert_true(sa.saturated);
+	merge();
+	assert_true(ss.saturated);
+	assert_int_equal(shown(&ss, "big")->exits, 2);
+	assert_true(shown(&ss, "big")->cpu_ns == UINT64_MAX);
+	for (k = 0; k < ACCT_DELAYS; k++)
+		assert_true(shown(&ss, "big")->delay_ns[k] == UINT64_MAX);
+	assert_true(ss.cpu.sum_ns == UINT64_MAX);
+	assert_true(ss.delay[ACCT_D_CPU].sum_ns == UINT64_MAX);
+	/* a utime + stime in us whose ns do not fit: the bound, said */
+	add(&sa, "lone", 0, UINT64_MAX, 0);
+	assert_true(sa.saturated);
+	/* and across merges: what was at the bound stays there */
+	add(&sa, "big", 0, 1, 1);
+	merge();
+	assert_true(shown(&ss, "big")->cpu_ns == UINT64_MAX);
+	assert_int_equal(shown(&ss, "big")->exits, 3);
+	assert_true(ss.saturated);
+	done();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -388,6 +424,7 @@ int main(void)
 		cmocka_unit_test(test_shown_set),
 		cmocka_unit_test(test_monotonic_random),
 		cmocka_unit_test(test_hostile_flood),
+		cmocka_unit_test(test_saturate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
