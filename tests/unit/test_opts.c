@@ -148,21 +148,23 @@ static void test_flag_with_value(void **state)
 {
 	char err[512];
 
+	static const char *const cases[][2] = {
+		{ "--quiet=yes", "prog: option --quiet takes no value (given '--quiet=yes')" },
+		{ "--quick=1", "prog: option --quick takes no value (given '--quick=1')" },
+		/* a prefix of one name: named in full */
+		{ "--quie=", "prog: option --quiet takes no value (given '--quie=')" },
+		/* unchanged: a real unknown short or long option, a missing value */
+		{ "-x", "unknown option '-x'" },
+		{ "--frob=1", "unknown option '--frob=1'" },
+		{ "--json", "option --json needs a value" },
+	};
+
 	(void)state;
-	assert_int_equal(run_child(parse_one, "--quiet=yes", err, sizeof(err)), 2);
-	assert_non_null(strstr(err, "prog: option --quiet takes no value (given '--quiet=yes')"));
-	assert_int_equal(run_child(parse_one, "--quick=1", err, sizeof(err)), 2);
-	assert_non_null(strstr(err, "prog: option --quick takes no value (given '--quick=1')"));
-	/* a prefix of one name: named in full */
-	assert_int_equal(run_child(parse_one, "--quie=", err, sizeof(err)), 2);
-	assert_non_null(strstr(err, "prog: option --quiet takes no value (given '--quie=')"));
-	/* unchanged: a real unknown short or long option, a missing value */
-	assert_int_equal(run_child(parse_one, "-x", err, sizeof(err)), 2);
-	assert_non_null(strstr(err, "unknown option '-x'"));
-	assert_int_equal(run_child(parse_one, "--frob=1", err, sizeof(err)), 2);
-	assert_non_null(strstr(err, "unknown option '--frob=1'"));
-	assert_int_equal(run_child(parse_one, "--json", err, sizeof(err)), 2);
-	assert_non_null(strstr(err, "option --json needs a value"));
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(run_child(parse_one, cases[i][0], err, sizeof(err)), 2);
+		if (!strstr(err, cases[i][1]))
+			fail_msg("%s: \"%s\" lacks \"%s\"", cases[i][0], err, cases[i][1]);
+	}
 	assert_int_equal(run_child(parse_one, "--json=yes", err, sizeof(err)), 0);
 }
 
