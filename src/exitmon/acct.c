@@ -26,6 +26,19 @@ const uint64_t acct_bucket_ns[ACCT_BUCKETS] = {
 
 /* --- one shard's counts --- */
 
+/* from's sums added to to's (saturating) and from's zeroed. */
+static void add_series(struct acct_series *to, struct acct_series *from,
+			   bool *sat)
+{
+	unsigned k;
+
+	to->exits += from->exits;
+	to->cpu_ns = acct_sat_add(to->cpu_ns, from->cpu_ns, sat);
+	for (k = 0; k < ACCT_DELAYS; k++)
+		to->delay_ns[k] = acct_sat_add(to->delay_ns[k], from->delay_ns[k], sat);
+	memset(from, 0, sizeof(*from));
+}
+
 static unsigned slots_for(unsigned entries)
 {
 	unsigned n = 16;
@@ -106,6 +119,62 @@ static struct acct_comm *append(struct acct *a, uint32_t *slot,
 	return e;
 }
 
+/* Empty slot i of the index without breaking a probe run: the entries
+ * after it that probed past i move back (backward-shift deletion). */
+static void unslot(struct acct *a, unsigned i)
+{
+	unsigned j = i;
+
+	a->slot[i] = 0;
+	for (;;) {
+		unsigned home;
+		const struct acct_comm *e;
+
+		j = (j + 1) & a->mask;
+		if (!a->slot[j])
+			return;
+		e = &a->e[a->slot[j] - 1];
+		home = (unsigned)hash_bytes(a->seed, e->comm, e->len) & a->mask;
+		/* j's entry may move to i when i lies on its way from home */
+		if (((j - home) & a->mask) >= ((j - i) & a->mask)) {
+			a->slot[i] = a->slot[j];
+			a->slot[j] = 0;
+			i = j;
+		}
+	}
+}
+
+/* The candidate with the least CPU (then exits): the one a newcomer
+ * takes the place of when the table is full.  A scan, only then. */
+static struct acct_comm *lightest(struct acct *a)
+{
+	struct acct_comm *m = &a->e[a->shown];
+
+	for (unsigned i = a->shown + 1; i < a->n; i++)
+		if (a->e[i].s.cpu_ns < m->s.cpu_ns ||
+		    (a->e[i].s.cpu_ns == m->s.cpu_ns && a->e[i].s.exits < m->s.exits))
+			m = &a->e[i];
+	return m;
+}
+
+/* A full table: the lightest candidate's sums go to untracked (they were
+ * never shown) and comm takes its entry, so that a flood of light names
+ * cannot keep a heavy one out of the interval's ranking. */
+static struct acct_series *evict(struct acct *a, const char *comm, uint8_t len)
+{
+	struct acct_comm *e = lightest(a);
+	uint32_t *slot;
+
+	a->full = true;
+	add_series(&a->untracked, &e->s, &a->saturated);
+	unslot(a, (unsigned)(find(a, e->comm, e->len) - a->slot));
+	slot = find(a, comm, len);
+	*slot = (uint32_t)(e - a->e) + 1;
+	e->len = len;
+	memcpy(e->comm, comm, len);
+	return &e->s;
+}
+
 /* The series a record of comm adds to. */
 static struct acct_series *series_of(struct acct *a, const char *comm,
 				     uint8_t len)
@@ -114,13 +183,8 @@ static struct acct_series *series_of(struct acct *a, const char *comm,
 
 	if (*slot)
 		return &a->e[*slot - 1].s;
-	/* Once N are shown no other command can be: straight to other. */
-	if (a->shown >= a->max_shown)
-		return &a->untracked;
-	if (a->n >= a->cap) {
-		a->full = true;
-		return &a->untracked;
-	}
+	if (a->n >= a->cap)
+		return a->n > a->shown ? evict(a, comm, len) : &a->untracked;
 	return &append(a, slot, comm, len)->s;
 }
 
@@ -193,10 +257,14 @@ int acct_sum_init(struct acct_sum *s, unsigned max_shown, unsigned shards)
 	memset(s, 0, sizeof(*s));
 	s->max_shown = max_shown;
 	s->scratch_cap = (size_t)shards * (max_shown + ACCT_CANDIDATES);
+	s->heavy_cap = max_shown + ACCT_CANDIDATES;
 	s->shown = calloc(max_shown ? max_shown : 1, sizeof(*s->shown));
+	s->shown_w = calloc(max_shown ? max_shown : 1, sizeof(*s->shown_w));
+	s->retired = calloc(max_shown ? max_shown : 1, sizeof(*s->retired));
+	s->heavy = calloc(s->heavy_cap, sizeof(*s->heavy));
 	s->scratch = calloc(s->scratch_cap ? s->scratch_cap : 1,
 			    sizeof(*s->scratch));
-	if (!s->shown || !s->scratch) {
+	if (!s->shown || !s->shown_w || !s->retired || !s->heavy || !s->scratch) {
 		acct_sum_free(s);
 		return -ENOMEM;
 	}
@@ -206,22 +274,17 @@ int acct_sum_init(struct acct_sum *s, unsigned max_shown, unsigned shards)
 void acct_sum_free(struct acct_sum *s)
 {
 	free(s->shown);
+	free(s->shown_w);
+	free(s->retired);
+	free(s->heavy);
 	free(s->scratch);
 	s->shown = NULL;
+	s->shown_w = NULL;
+	s->retired = NULL;
+	s->heavy = NULL;
 	s->scratch = NULL;
 }
 
-static void add_series(struct acct_series *to, struct acct_series *from,
-		       bool *sat)
-{
-	unsigned k;
-
-	to->exits += from->exits;
-	to->cpu_ns = acct_sat_add(to->cpu_ns, from->cpu_ns, sat);
-	for (k = 0; k < ACCT_DELAYS; k++)
-		to->delay_ns[k] = acct_sat_add(to->delay_ns[k], from->delay_ns[k], sat);
-	memset(from, 0, sizeof(*from));
-}
 
 static void add_hist(struct acct_hist *to, struct acct_hist *from, bool *sat)
 {
@@ -247,8 +310,11 @@ static void drain(struct acct_sum *s, struct acct *a, size_t *ns)
 	for (k = 0; k < ACCT_DELAYS; k++)
 		add_hist(&s->delay[k], &a->delay[k], &s->saturated);
 	add_series(&s->other, &a->untracked, &s->saturated);
-	for (i = 0; i < a->shown; i++)
+	for (i = 0; i < a->shown; i++) {
+		s->shown_w[i] = acct_sat_add(s->shown_w[i], a->e[i].s.cpu_ns,
+					     &s->saturated);
 		add_series(&s->shown[i].s, &a->e[i].s, &s->saturated);
+	}
 	s->saturated |= a->saturated;
 	a->saturated = false;
 	for (i = a->shown; i < a->n && *ns < s->scratch_cap; i++)
@@ -265,11 +331,14 @@ static int by_comm(const void *x, const void *y)
 	return c ? c : (int)a->len - (int)b->len;
 }
 
-/* Heaviest first: CPU, then exits, then the name (a stable choice). */
-static int by_cpu(const void *x, const void *y)
+/* Heaviest first: CPU over the run, then this interval's, then exits,
+ * then the name (a stable choice). */
+static int by_rank(const void *x, const void *y)
 {
 	const struct acct_comm *a = x, *b = y;
 
+	if (a->rank != b->rank)
+		return a->rank > b->rank ? -1 : 1;
 	if (a->s.cpu_ns != b->s.cpu_ns)
 		return a->s.cpu_ns > b->s.cpu_ns ? -1 : 1;
 	if (a->s.exits != b->s.exits)
@@ -302,6 +371,138 @@ static void reindex(struct acct *a)
 		*find(a, a->e[i].comm, a->e[i].len) = i + 1;
 }
 
+/* --- the run-long ranking (acct.h: which commands are shown) --- */
+
+static bool same(const char *comm, uint8_t len, const char *c2, uint8_t len2)
+{
+	return len == len2 && !memcmp(comm, c2, len);
+}
+
+static struct acct_heavy *heavy_find(struct acct_sum *s, const char *comm,
+				     uint8_t len)
+{
+	for (unsigned i = 0; i < s->n_heavy; i++)
+		if (same(comm, len, s->heavy[i].comm, s->heavy[i].len))
+			return &s->heavy[i];
+	return NULL;
+}
+
+/* cpu more for comm; the floor of its CPU over the run.  Full: comm takes
+ * the place of the least counted, inheriting its count as err (space
+ * saving: a command whose CPU is more than the run's total / heavy_cap is
+ * always held, whatever the number of others). */
+static uint64_t heavy_add(struct acct_sum *s, const char *comm, uint8_t len,
+			  uint64_t cpu)
+{
+	struct acct_heavy *h = heavy_find(s, comm, len);
+
+	if (!h && s->n_heavy < s->heavy_cap) {
+		h = memset(&s->heavy[s->n_heavy++], 0, sizeof(*h));
+	} else if (!h) {
+		h = &s->heavy[0];
+		for (unsigned i = 1; i < s->n_heavy; i++)
+			if (s->heavy[i].w < h->w)
+				h = &s->heavy[i];
+		h->err = h->w;
+	}
+	if (!same(comm, len, h->comm, h->len)) {
+		h->len = len;
+		memcpy(h->comm, comm, len);
+	}
+	h->w = acct_sat_add(h->w, cpu, &s->saturated);
+	return h->w - h->err;
+}
+
+static void heavy_drop(struct acct_sum *s, const char *comm, uint8_t len)
+{
+	struct acct_heavy *h = heavy_find(s, comm, len);
+
+	if (h)
+		*h = s->heavy[--s->n_heavy];
+}
+
+/* Shown i's series kept, frozen, among the retired; the lightest retired
+ * folded into other when they are max_shown already (other grows by what
+ * it loses: every series still monotonic, their sum still the total). */
+static void retire(struct acct_sum *s, unsigned i)
+{
+	struct acct_comm *r = &s->retired[s->n_retired];
+
+	if (s->n_retired == s->max_shown) {
+		r = &s->retired[0];
+		for (unsigned k = 1; k < s->n_retired; k++)
+			if (s->retired[k].s.cpu_ns < r->s.cpu_ns)
+				r = &s->retired[k];
+		add_series(&s->other, &r->s, &s->saturated);
+		s->folded++;
+	} else {
+		s->n_retired++;
+	}
+	*r = s->shown[i];
+	/* it may come back: ranked from what it had */
+	heavy_add(s, r->comm, r->len, s->shown_w[i]);
+}
+
+/* c shown from now on at index i of the sum and of every shard (a new
+ * index when i == n_shown), its series continued if it was retired. */
+static void show(struct acct_sum *s, struct acct *const *a, unsigned n,
+		 struct acct_comm *c, unsigned i)
+{
+	struct acct_comm *e = &s->shown[i];
+
+	*e = *c;
+	for (unsigned k = 0; k < s->n_retired; k++)
+		if (same(c->comm, c->len, s->retired[k].comm, s->retired[k].len)) {
+			*e = s->retired[k];
+			add_series(&e->s, &c->s, &s->saturated);
+			s->retired[k] = s->retired[--s->n_retired];
+			break;
+		}
+	s->shown_w[i] = c->rank;
+	heavy_drop(s, c->comm, c->len);
+	if (i == s->n_shown)
+		s->n_shown++;
+	for (unsigned k = 0; k < n; k++) {
+		uint32_t slot;	/* reindexed after the merge */
+
+		if (i == a[k]->shown) {
+			append(a[k], &slot, c->comm, c->len);
+			a[k]->shown = a[k]->n;
+		} else {
+			a[k]->e[i].len = c->len;
+			memcpy(a[k]->e[i].comm, c->comm, c->len);
+		}
+	}
+}
+
+/* The shown command of least CPU over the run: the one a challenger of
+ * more than twice its CPU replaces. */
+static unsigned lightest_shown(const struct acct_sum *s)
+{
+	unsigned m = 0;
+
+	for (unsigned i = 1; i < s->n_shown; i++)
+		if (s->shown_w[i] < s->shown_w[m])
+			m = i;
+	return m;
+}
+
+/* Where candidate c goes: a free index, the lightest's (c ranks above
+ * twice its CPU: the margin keeps two close commands from trading places
+ * at every write), or none (-1: to other). */
+static int place_of(const struct acct_sum *s, const struct acct_comm *c)
+{
+	unsigned m;
+
+	if (s->n_shown < s->max_shown)
+		return (int)s->n_shown;
+	if (!s->n_shown)
+		return -1;
+	m = lightest_shown(s);
+	return c->rank > s->shown_w[m] && c->rank - s->shown_w[m] > s->shown_w[m] ?
+	       (int)m : -1;
+}
+
 void acct_merge(struct acct_sum *s, struct acct *const *a, unsigned n,
 		bool locked, bool promote)
 {
@@ -313,22 +514,22 @@ void acct_merge(struct acct_sum *s, struct acct *const *a, unsigned n,
 	for (i = 0; i < n; i++)
 		drain(s, a[i], &ns);
 	nc = combine(s->scratch, ns, &s->saturated);
-	qsort(s->scratch, nc, sizeof(*s->scratch), by_cpu);
+	for (j = 0; j < nc; j++)
+		s->scratch[j].rank = heavy_add(s, s->scratch[j].comm,
+					       s->scratch[j].len,
+					       s->scratch[j].s.cpu_ns);
+	qsort(s->scratch, nc, sizeof(*s->scratch), by_rank);
 	for (j = 0; j < nc; j++) {
 		struct acct_comm *c = &s->scratch[j];
+		int at = promote ? place_of(s, c) : -1;
 
-		if (!promote || s->n_shown >= s->max_shown) {
+		if (at < 0) {
 			add_series(&s->other, &c->s, &s->saturated);
 			continue;
 		}
-		/* Shown from now on, in every shard, at the same index. */
-		s->shown[s->n_shown++] = *c;
-		for (i = 0; i < n; i++) {
-			uint32_t slot;	/* reindexed below */
-
-			append(a[i], &slot, c->comm, c->len);
-			a[i]->shown = a[i]->n;
-		}
+		if ((unsigned)at < s->n_shown)
+			retire(s, (unsigned)at);
+		show(s, a, n, c, (unsigned)at);
 	}
 	for (i = 0; i < n; i++)
 		reindex(a[i]);

@@ -85,6 +85,11 @@ static void test_file(void **state)
 		s.shown[i].s.exits = i + 1;
 		s.shown[i].s.cpu_ns = 1000000001ull * i;
 	}
+	/* a retired command's series is written too */
+	s.n_retired = 1;
+	s.retired[0].len = 7;
+	memcpy(s.retired[0].comm, "retired", 7);
+	s.retired[0].s.exits = 9;
 	s.cpu.n[0] = 2;
 	s.cpu.n[ACCT_BUCKETS] = 1;
 	s.cpu.sum_ns = 123456789012ull;
@@ -115,7 +120,7 @@ static void test_file(void **state)
 				    strstr(line, "} 3\n") != NULL);
 	}
 	fclose(f);
-	assert_int_equal(series, s.n_shown + 1);	/* and other */
+	assert_int_equal(series, s.n_shown + 1 + 1);	/* a retired, and other */
 	assert_int_equal(buckets, ACCT_BUCKETS + 3);
 	assert_int_equal(saturated, 1);	/* a sum at 2^64 ns says so */
 	if (system("command -v promtool >/dev/null 2>&1") == 0) {
