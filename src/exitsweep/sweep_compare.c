@@ -469,6 +469,22 @@ static const char *file_unit(struct json_object *doc)
 	return *u ? u : SWEEP_UNIT_NS;
 }
 
+/* A file's "unit", where present, is one of the clocks: null, 5 or "ms"
+ * is not taken for ns (only its absence is, in a file from before the
+ * clock). */
+static bool clock_ok(struct json_object *doc)
+{
+	struct json_object *u;
+	const char *s;
+
+	if (!json_object_object_get_ex(doc, "unit", &u))
+		return true;
+	if (!json_object_is_type(u, json_type_string))
+		return false;
+	s = json_object_get_string(u);
+	return !strcmp(s, SWEEP_UNIT_NS) || !strcmp(s, SWEEP_UNIT_INSTR);
+}
+
 static const char *unit_words(const char *unit)
 {
 	return !strcmp(unit, SWEEP_UNIT_INSTR) ?
@@ -550,6 +566,11 @@ static int load(struct json_object **doc, const char *const *files, size_t i,
 	if (r < 0)
 		return r;
 	json_object_object_get_ex(doc[i], "summary", sum);
+	if (!clock_ok(doc[i])) {
+		snprintf(err, errlen, "%s: its unit is not \"ns\" or \"instr\" "
+			 "(the clock exitsweep measured on)", files[i]);
+		return -EINVAL;
+	}
 	if (i > 0 && strcmp(file_unit(doc[i]), file_unit(doc[0]))) {
 		unit_refusal(files, doc, i, err, errlen);
 		return -EINVAL;

@@ -308,6 +308,16 @@ static void test_compare_item_units(void **state)
 	item_file(pb, sizeof(pb), "i.json", "", "\"instr\"", "\"value\": 479", "");
 	free(compare1(pb, -EINVAL, err, sizeof(err)));
 	assert_non_null(strstr(err, "counts instructions in a file of times"));
+	/* a file's own unit, where it says one, is a clock */
+	item_file(pb, sizeof(pb), "f5.json", "", "\"us\"", "\"value\": 1", ", \"unit\": 5");
+	free(compare1(pb, -EINVAL, err, sizeof(err)));
+	assert_non_null(strstr(err, "f5.json: its unit is not \"ns\" or \"instr\""));
+	item_file(pb, sizeof(pb), "f5.json", "", "\"us\"", "\"value\": 1", ", \"unit\": null");
+	free(compare1(pb, -EINVAL, err, sizeof(err)));
+	assert_non_null(strstr(err, "f5.json: its unit is not \"ns\" or \"instr\""));
+	item_file(pb, sizeof(pb), "f5.json", "ms", "\"us\"", "\"value\": 1", "");
+	free(compare1(pb, -EINVAL, err, sizeof(err)));
+	assert_non_null(strstr(err, "f5.json: its unit is not \"ns\" or \"instr\""));
 	item_file(pb, sizeof(pb), "t.json", "instr", "\"ns\"", "\"value\": 479", "");
 	free(compare1(pb, -EINVAL, err, sizeof(err)));
 	assert_non_null(strstr(err, "t.json: summary item 1 (taskstats_exit) is a "
