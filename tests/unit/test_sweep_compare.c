@@ -262,6 +262,17 @@ static void test_compare_item_units(void **state)
 {
 	char pa[256], pb[256], err[512], *buf = NULL;
 	static const char *const bad[] = { NULL, "null", "5", "\"min\"" };
+	/* file unit, item unit, more of the file, the refusal */
+	static const char *const refused[][4] = {
+		{ "ns", "\"instr\"", "", "f.json: summary item 1 (taskstats_exit) "
+		  "counts instructions in a file of times" },
+		{ "", "\"instr\"", "", "counts instructions in a file of times" },
+		{ "instr", "\"ns\"", "", "f.json: summary item 1 (taskstats_exit) "
+		  "is a time in a file of instructions" },
+		{ "", "\"us\"", ", \"unit\": 5", "f.json: its unit is not \"ns\" or \"instr\"" },
+		{ "", "\"us\"", ", \"unit\": null", "f.json: its unit is not \"ns\" or \"instr\"" },
+		{ "ms", "\"us\"", "", "f.json: its unit is not \"ns\" or \"instr\"" },
+	};
 
 	(void)state;
 	item_file(pa, sizeof(pa), "us.json", "ns", "\"us\"",
@@ -300,28 +311,15 @@ static void test_compare_item_units(void **state)
 	free(buf);
 	buf = NULL;
 	/* instructions inside a file of times, and times inside one of
-	 * instructions: never compared */
-	item_file(pb, sizeof(pb), "i.json", "ns", "\"instr\"", "\"value\": 479", "");
-	free(compare1(pb, -EINVAL, err, sizeof(err)));
-	assert_non_null(strstr(err, "i.json: summary item 1 (taskstats_exit) counts "
-			       "instructions in a file of times"));
-	item_file(pb, sizeof(pb), "i.json", "", "\"instr\"", "\"value\": 479", "");
-	free(compare1(pb, -EINVAL, err, sizeof(err)));
-	assert_non_null(strstr(err, "counts instructions in a file of times"));
-	/* a file's own unit, where it says one, is a clock */
-	item_file(pb, sizeof(pb), "f5.json", "", "\"us\"", "\"value\": 1", ", \"unit\": 5");
-	free(compare1(pb, -EINVAL, err, sizeof(err)));
-	assert_non_null(strstr(err, "f5.json: its unit is not \"ns\" or \"instr\""));
-	item_file(pb, sizeof(pb), "f5.json", "", "\"us\"", "\"value\": 1", ", \"unit\": null");
-	free(compare1(pb, -EINVAL, err, sizeof(err)));
-	assert_non_null(strstr(err, "f5.json: its unit is not \"ns\" or \"instr\""));
-	item_file(pb, sizeof(pb), "f5.json", "ms", "\"us\"", "\"value\": 1", "");
-	free(compare1(pb, -EINVAL, err, sizeof(err)));
-	assert_non_null(strstr(err, "f5.json: its unit is not \"ns\" or \"instr\""));
-	item_file(pb, sizeof(pb), "t.json", "instr", "\"ns\"", "\"value\": 479", "");
-	free(compare1(pb, -EINVAL, err, sizeof(err)));
-	assert_non_null(strstr(err, "t.json: summary item 1 (taskstats_exit) is a "
-			       "time in a file of instructions"));
+	 * instructions: never compared; a file's own unit, where it says
+	 * one, is a clock */
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		item_file(pb, sizeof(pb), "f.json", refused[i][0], refused[i][1],
+			  "\"value\": 479", refused[i][2]);
+		free(compare1(pb, -EINVAL, err, sizeof(err)));
+		if (!strstr(err, refused[i][3]))
+			fail_msg("case %zu: \"%s\" lacks \"%s\"", i, err, refused[i][3]);
+	}
 }
 
 /* Counts bounded and checked, and no NaN or infinity ever printed: a
