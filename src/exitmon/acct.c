@@ -202,21 +202,39 @@ observe(struct acct *a, struct acct_hist *h, uint64_t ns)
 {
 	unsigned i = a->first[bits(ns)];
 
-	h->sum_ns = acct_sat_add(h->sum_ns, ns, &a->saturated);
+	h->sum_ns += ns;	/* acct_add checks that it cannot wrap */
 	if (i < ACCT_BUCKETS && ns > acct_bucket_ns[i])
 		i++;
 	h->n[i]++;
 }
 
-void acct_add(struct acct *a, const struct exit_view *v, bool implausible)
-{
-	struct acct_series *s = series_of(a, v->comm, v->comm_len);
+/* The delays of struct taskstats, by their constant fields (so that
+ * view_get reads 8 bytes straight). */
+#define ACCT_DELAY_FIELDS(X) \
+	X(ACCT_D_CPU, F_CPU_DELAY_TOTAL) \
+	X(ACCT_D_BLKIO, F_BLKIO_DELAY_TOTAL) \
+	X(ACCT_D_SWAPIN, F_SWAPIN_DELAY_TOTAL) \
+	X(ACCT_D_FREEPAGES, F_FREEPAGES_DELAY_TOTAL) \
+	X(ACCT_D_THRASHING, F_THRASHING_DELAY_TOTAL) \
+	X(ACCT_D_COMPACT, F_COMPACT_DELAY_TOTAL) \
+	X(ACCT_D_WPCOPY, F_WPCOPY_DELAY_TOTAL) \
+	X(ACCT_D_IRQ, F_IRQ_DELAY_TOTAL)
 
-	/* Every struct version has ac_exitcode in its header; the check only
-	 * keeps a view's offsets honest. */
-	a->outcome[exitcode_outcome(view_has(v, F_EXITCODE) ?
-				    view_get(v, F_EXITCODE) : 0)]++;
-	s->exits++;
+/* sum, which acct_add raised by plain (wrapping) `by`, raised by `to`
+ * saturating instead. */
+static void resat(struct acct *a, uint64_t *sum, uint64_t by, uint64_t to)
+{
+	*sum = acct_sat_add(*sum - by, to, &a->saturated);
+}
+
+/* The rare record that might have wrapped a sum (a->spent, acct.h): its
+ * plain additions undone and made saturating; every later one takes this
+ * way too, until the merge. */
+static __attribute__((noinline)) void
+saturate_record(struct acct *a, struct acct_series *s,
+		const struct exit_view *v, bool implausible, uint64_t cpu_plain)
+{
+	a->spent = UINT64_MAX;
 	if (view_has(v, F_UTIME) && view_has(v, F_STIME)) {
 		uint64_t us = acct_sat_add(view_get(v, F_UTIME), view_get(v, F_STIME),
 					   &a->saturated), cpu;
@@ -225,29 +243,56 @@ void acct_add(struct acct *a, const struct exit_view *v, bool implausible)
 			a->saturated = true;
 			cpu = UINT64_MAX;
 		}
-		s->cpu_ns = acct_sat_add(s->cpu_ns, cpu, &a->saturated);
-		observe(a, &a->cpu, cpu);
+		resat(a, &s->cpu_ns, cpu_plain, cpu);
+		resat(a, &a->cpu.sum_ns, cpu_plain, cpu);
 	}
 	if (implausible)
 		return;
+#define RESAT(k, f) \
+	if (view_has(v, f)) { \
+		resat(a, &s->delay_ns[k], view_get(v, f), view_get(v, f)); \
+		resat(a, &a->delay[k].sum_ns, view_get(v, f), view_get(v, f)); \
+	}
+	ACCT_DELAY_FIELDS(RESAT)
+#undef RESAT
+}
+
+void acct_add(struct acct *a, const struct exit_view *v, bool implausible)
+{
+	struct acct_series *s = series_of(a, v->comm, v->comm_len);
+	uint64_t any = 0, cpu = 0, wide = 0;	/* any: the values ORed */
+
+	/* Every struct version has ac_exitcode in its header; the check only
+	 * keeps a view's offsets honest. */
+	a->outcome[exitcode_outcome(view_has(v, F_EXITCODE) ?
+				    view_get(v, F_EXITCODE) : 0)]++;
+	s->exits++;
+	if (view_has(v, F_UTIME) && view_has(v, F_STIME)) {
+		uint64_t u = view_get(v, F_UTIME), st = view_get(v, F_STIME);
+
+		wide = (u | st) >> 53;	/* (u + st) * 1000 might not fit */
+		cpu = (u + st) * US;
+		s->cpu_ns += cpu;
+		any |= cpu;
+		observe(a, &a->cpu, cpu);
+	}
 	/* A delay the record's struct version does not have is not counted
-	 * (no zero is observed for it).  Each by its constant field, so that
-	 * view_get reads 8 bytes straight. */
+	 * (no zero is observed for it). */
 #define DELAY(k, f) \
 	if (view_has(v, f)) { \
 		uint64_t d = view_get(v, f); \
-		s->delay_ns[k] = acct_sat_add(s->delay_ns[k], d, &a->saturated); \
+		s->delay_ns[k] += d; \
+		any |= d; \
 		observe(a, &a->delay[k], d); \
 	}
-	DELAY(ACCT_D_CPU, F_CPU_DELAY_TOTAL)
-	DELAY(ACCT_D_BLKIO, F_BLKIO_DELAY_TOTAL)
-	DELAY(ACCT_D_SWAPIN, F_SWAPIN_DELAY_TOTAL)
-	DELAY(ACCT_D_FREEPAGES, F_FREEPAGES_DELAY_TOTAL)
-	DELAY(ACCT_D_THRASHING, F_THRASHING_DELAY_TOTAL)
-	DELAY(ACCT_D_COMPACT, F_COMPACT_DELAY_TOTAL)
-	DELAY(ACCT_D_WPCOPY, F_WPCOPY_DELAY_TOTAL)
-	DELAY(ACCT_D_IRQ, F_IRQ_DELAY_TOTAL)
+	if (!implausible) {
+		ACCT_DELAY_FIELDS(DELAY)
+	}
 #undef DELAY
+	/* No sum of the shard is above a->spent, and none grew by more than
+	 * `any`: while their total fits, no plain addition wrapped. */
+	if (__builtin_expect(wide || __builtin_add_overflow(a->spent, any, &a->spent), 0))
+		saturate_record(a, s, v, implausible, cpu);
 }
 
 /* --- the merge, on the main thread --- */
@@ -317,6 +362,7 @@ static void drain(struct acct_sum *s, struct acct *a, size_t *ns)
 	}
 	s->saturated |= a->saturated;
 	a->saturated = false;
+	a->spent = 0;
 	for (i = a->shown; i < a->n && *ns < s->scratch_cap; i++)
 		s->scratch[(*ns)++] = a->e[i];
 	a->n = a->shown;

@@ -125,6 +125,11 @@ struct acct {
 	uint64_t seed;		/* of the hash: commands can be anyone's */
 	bool full;		/* a candidate found no room since the merge */
 	bool saturated;		/* a sum of ns reached 2^64 - 1 */
+	uint64_t spent;		/* the values of the records since the merge,
+				 * ORed per record and added up: no sum of ns
+				 * here is above it, so while it fits no plain
+				 * addition wrapped (UINT64_MAX: every record
+				 * added saturating, until the merge) */
 	uint8_t first[65];	/* per bit length: the first bucket it can be in */
 };
 

@@ -506,6 +506,47 @@ static void test_saturate(void **state)
 	done();
 }
 
+/* Many records of values that fit, whose sums do not: exact up to the
+ * bound, then at the bound (the shard adds plainly while no sum can wrap,
+ * and saturating from the record that might). */
+static void test_saturate_many(void **state)
+{
+	const uint64_t us = (1ull << 56) / 1000, ns = us * 1000;
+	const uint64_t d = 1ull << 56;
+	unsigned i, k;
+
+	(void)state;
+	one(2);
+	merge();
+	for (i = 0; i < 200; i++)
+		add(&sa, "many", 0, us, d);
+	merge();
+	assert_false(ss.saturated);
+	assert_true(shown(&ss, "many")->cpu_ns == 200 * ns);
+	assert_true(shown(&ss, "many")->delay_ns[ACCT_D_CPU] == 200 * d);
+	assert_true(ss.cpu.sum_ns == 200 * ns);
+	/* 300 more in one interval (2^64 is 256 of them): the shard's own
+	 * sums reach the bound */
+	for (i = 0; i < 300; i++)
+		add(&sa, "many", 0, us, d);
+	assert_true(sa.saturated);
+	for (k = 0; k < ACCT_DELAYS; k++)
+		assert_true(sa.e[0].s.delay_ns[k] == UINT64_MAX);
+	merge();
+	assert_true(ss.saturated);
+	assert_int_equal(shown(&ss, "many")->exits, 500);
+	assert_true(shown(&ss, "many")->cpu_ns == UINT64_MAX);
+	assert_true(ss.cpu.sum_ns == UINT64_MAX);
+	assert_true(ss.delay[ACCT_D_IRQ].sum_ns == UINT64_MAX);
+	/* the next interval adds plainly again, and stays at the bound */
+	add(&sa, "many", 0, 1, 1);
+	assert_false(sa.saturated);
+	assert_true(sa.e[0].s.cpu_ns == 1000);
+	merge();
+	assert_true(shown(&ss, "many")->cpu_ns == UINT64_MAX);
+	done();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -517,6 +558,7 @@ int main(void)
 		cmocka_unit_test(test_monotonic_random),
 		cmocka_unit_test(test_hostile_flood),
 		cmocka_unit_test(test_saturate),
+		cmocka_unit_test(test_saturate_many),
 		cmocka_unit_test(test_flood_cannot_capture),
 	};
 
