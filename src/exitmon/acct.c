@@ -489,21 +489,25 @@ static void retire(struct acct_sum *s, unsigned i)
 	heavy_add(s, r->comm, r->len, s->shown_w[i]);
 }
 
-/* c shown from now on at index i of the sum and of every shard (a new
- * index when i == n_shown), its series continued if it was retired. */
-static void show(struct acct_sum *s, struct acct *const *a, unsigned n,
-		 struct acct_comm *c, unsigned i)
+/* c with its series as retired, if it was: the two added up, and its
+ * place among the retired freed (before another is retired into it). */
+static void revive(struct acct_sum *s, struct acct_comm *c)
 {
-	struct acct_comm *e = &s->shown[i];
-
-	*e = *c;
 	for (unsigned k = 0; k < s->n_retired; k++)
 		if (same(c->comm, c->len, s->retired[k].comm, s->retired[k].len)) {
-			*e = s->retired[k];
-			add_series(&e->s, &c->s, &s->saturated);
+			add_series(&s->retired[k].s, &c->s, &s->saturated);
+			c->s = s->retired[k].s;
 			s->retired[k] = s->retired[--s->n_retired];
-			break;
+			return;
 		}
+}
+
+/* c shown from now on at index i of the sum and of every shard (a new
+ * index when i == n_shown). */
+static void show(struct acct_sum *s, struct acct *const *a, unsigned n,
+		 const struct acct_comm *c, unsigned i)
+{
+	s->shown[i] = *c;
 	s->shown_w[i] = c->rank;
 	heavy_drop(s, c->comm, c->len);
 	if (i == s->n_shown)
@@ -573,6 +577,7 @@ void acct_merge(struct acct_sum *s, struct acct *const *a, unsigned n,
 			add_series(&s->other, &c->s, &s->saturated);
 			continue;
 		}
+		revive(s, c);
 		if ((unsigned)at < s->n_shown)
 			retire(s, (unsigned)at);
 		show(s, a, n, c, (unsigned)at);

@@ -470,6 +470,50 @@ static void test_flood_cannot_capture(void **state)
 	}
 }
 
+/* N = 1 and each interval a command of more than twice the last one's
+ * CPU: each takes the slot, the last one retired with its series kept;
+ * the retired beyond N folded into other (the lightest first); a retired
+ * command that comes back heavier continues its own series. */
+static void test_retire_fold(void **state)
+{
+	uint64_t other = 0;
+
+	(void)state;
+	one(1);
+	merge();
+	add(&sa, "a", 0, 10, 0);
+	merge();
+	assert_non_null(shown(&ss, "a"));
+	add(&sa, "b", 0, 30, 0);	/* 30 > 2 x 10 */
+	merge();
+	assert_non_null(shown(&ss, "b"));
+	assert_int_equal(ss.n_retired, 1);
+	assert_int_equal(ss.folded, 0);
+	add(&sa, "c", 0, 15, 0);	/* 15 < 2 x 30: to other */
+	merge();
+	assert_int_equal(ss.other.exits, 1);
+	add(&sa, "c", 0, 100, 0);	/* 115 over the run > 2 x 30 */
+	merge();
+	assert_non_null(shown(&ss, "c"));
+	assert_int_equal(shown(&ss, "c")->exits, 1);	/* from its interval on */
+	/* b retired, a (the lighter) folded into other */
+	assert_int_equal(ss.n_retired, 1);
+	assert_int_equal(ss.retired[0].len, 1);
+	assert_int_equal(ss.retired[0].comm[0], 'b');
+	assert_int_equal(ss.folded, 1);
+	assert_int_equal(ss.other.exits, 2);
+	other = ss.other.exits;
+	/* b comes back heavier than twice c: its series goes on */
+	add(&sa, "b", 0, 1000, 0);
+	merge();
+	assert_non_null(shown(&ss, "b"));
+	assert_int_equal(shown(&ss, "b")->exits, 2);
+	assert_true(shown(&ss, "b")->cpu_ns == 1030000);
+	assert_true(ss.other.exits >= other);
+	assert_int_equal(sum_all(&ss).exits, 5);
+	done();
+}
+
 /* Sums of ns stop at 2^64 - 1 rather than wrap (a wrapped counter reads
  * as a reset, a tiny CPU), in a shard, in the merge, in the histograms'
  * sums, and say so; counts of exits stay exact. */
@@ -558,6 +602,7 @@ int main(void)
 		cmocka_unit_test(test_monotonic_random),
 		cmocka_unit_test(test_hostile_flood),
 		cmocka_unit_test(test_saturate),
+		cmocka_unit_test(test_retire_fold),
 		cmocka_unit_test(test_saturate_many),
 		cmocka_unit_test(test_flood_cannot_capture),
 	};
