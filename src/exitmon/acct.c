@@ -307,9 +307,12 @@ int acct_sum_init(struct acct_sum *s, unsigned max_shown, unsigned shards)
 	s->shown_w = calloc(max_shown ? max_shown : 1, sizeof(*s->shown_w));
 	s->retired = calloc(max_shown ? max_shown : 1, sizeof(*s->retired));
 	s->heavy = calloc(s->heavy_cap, sizeof(*s->heavy));
+	s->order = calloc(s->heavy_cap, sizeof(*s->order));
+	s->fresh = calloc(s->scratch_cap ? s->scratch_cap : 1, sizeof(*s->fresh));
 	s->scratch = calloc(s->scratch_cap ? s->scratch_cap : 1,
 			    sizeof(*s->scratch));
-	if (!s->shown || !s->shown_w || !s->retired || !s->heavy || !s->scratch) {
+	if (!s->shown || !s->shown_w || !s->retired || !s->heavy || !s->order ||
+	    !s->fresh || !s->scratch) {
 		acct_sum_free(s);
 		return -ENOMEM;
 	}
@@ -322,11 +325,15 @@ void acct_sum_free(struct acct_sum *s)
 	free(s->shown_w);
 	free(s->retired);
 	free(s->heavy);
+	free(s->order);
+	free(s->fresh);
 	free(s->scratch);
 	s->shown = NULL;
 	s->shown_w = NULL;
 	s->retired = NULL;
 	s->heavy = NULL;
+	s->order = NULL;
+	s->fresh = NULL;
 	s->scratch = NULL;
 }
 
@@ -467,6 +474,93 @@ static void heavy_drop(struct acct_sum *s, const char *comm, uint8_t len)
 		*h = s->heavy[--s->n_heavy];
 }
 
+static int heavy_by_comm(const void *x, const void *y)
+{
+	const struct acct_heavy *a = x, *b = y;
+	int c = memcmp(a->comm, b->comm, a->len < b->len ? a->len : b->len);
+
+	return c ? c : (int)a->len - (int)b->len;
+}
+
+/* The ranking's places as a min-heap by count (order[0]: the least),
+ * entry k's count now w: sifted down to its place. */
+static void sift_down(struct acct_order *o, size_t n, size_t k)
+{
+	for (;;) {
+		size_t m = k, l = 2 * k + 1, r = l + 1;
+		struct acct_order t;
+
+		if (l < n && o[l].w < o[m].w)
+			m = l;
+		if (r < n && o[r].w < o[m].w)
+			m = r;
+		if (m == k)
+			return;
+		t = o[k];
+		o[k] = o[m];
+		o[m] = t;
+		k = m;
+	}
+}
+
+/* Candidate c into the ranking at h (a place new to it: err is what h
+ * counted before, inherited). */
+static void heavy_take(struct acct_sum *s, struct acct_heavy *h,
+		       struct acct_comm *c)
+{
+	h->err = h->w;
+	h->len = c->len;
+	memcpy(h->comm, c->comm, c->len);
+	h->w = acct_sat_add(h->w, c->s.cpu_ns, &s->saturated);
+	c->rank = h->w - h->err;
+}
+
+/* The merge's candidates counted into the ranking, each given its rank:
+ * found by a binary search of the ranking sorted by name; the new ones
+ * then take free places, else the place of the least counted, from a
+ * heap (not a scan per name: a flood's merge stays O((n + candidates)
+ * log n), under the shards' locks). */
+static void rank_candidates(struct acct_sum *s, size_t nc)
+{
+	size_t j, j2, nf = 0, no = 0;
+
+	qsort(s->heavy, s->n_heavy, sizeof(*s->heavy), heavy_by_comm);
+	for (j = 0; j < nc; j++) {
+		struct acct_comm *c = &s->scratch[j];
+		struct acct_heavy key, *h;
+
+		key.len = c->len;
+		memcpy(key.comm, c->comm, c->len);
+		h = bsearch(&key, s->heavy, s->n_heavy, sizeof(*s->heavy),
+			    heavy_by_comm);
+		if (!h) {
+			s->fresh[nf++] = (uint32_t)j;
+			continue;
+		}
+		h->w = acct_sat_add(h->w, c->s.cpu_ns, &s->saturated);
+		c->rank = h->w - h->err;
+	}
+	for (j = 0; j < nf; j++) {
+		struct acct_comm *c = &s->scratch[s->fresh[j]];
+
+		if (s->n_heavy < s->heavy_cap) {
+			heavy_take(s, memset(&s->heavy[s->n_heavy++], 0,
+					     sizeof(*s->heavy)), c);
+			continue;
+		}
+		if (!no) {	/* the heap, once a merge, when first needed */
+			for (no = 0; no < s->n_heavy; no++)
+				s->order[no] = (struct acct_order){ s->heavy[no].w,
+								    (uint32_t)no };
+			for (j2 = no / 2; j2-- > 0;)
+				sift_down(s->order, no, j2);
+		}
+		heavy_take(s, &s->heavy[s->order[0].i], c);
+		s->order[0].w = s->heavy[s->order[0].i].w;
+		sift_down(s->order, no, 0);
+	}
+}
+
 /* Shown i's series kept, frozen, among the retired; the lightest retired
  * folded into other when they are max_shown already (other grows by what
  * it loses: every series still monotonic, their sum still the total). */
@@ -564,10 +658,7 @@ void acct_merge(struct acct_sum *s, struct acct *const *a, unsigned n,
 	for (i = 0; i < n; i++)
 		drain(s, a[i], &ns);
 	nc = combine(s->scratch, ns, &s->saturated);
-	for (j = 0; j < nc; j++)
-		s->scratch[j].rank = heavy_add(s, s->scratch[j].comm,
-					       s->scratch[j].len,
-					       s->scratch[j].s.cpu_ns);
+	rank_candidates(s, nc);
 	qsort(s->scratch, nc, sizeof(*s->scratch), by_rank);
 	for (j = 0; j < nc; j++) {
 		struct acct_comm *c = &s->scratch[j];

@@ -27,8 +27,10 @@
  * per command and counted into the run-long ranking (acct_heavy, a
  * space-saving sketch of N + ACCT_CANDIDATES commands by CPU: any command
  * with more than 1/(N + 256) of the run's CPU is held, its CPU known to
- * within the error it inherited), then ranked by their floor of CPU over
- * the run.  While fewer than N are shown, the first go into the shown set
+ * within the error it inherited; found by a binary search, the least
+ * counted place from a heap, so that a flooded merge, which holds every
+ * shard's lock, costs O((N + candidates) log N)), then ranked by their
+ * floor of CPU over the run.  While fewer than N are shown, the first go into the shown set
  * with their interval's sums (records never written under "other", so
  * "other" loses nothing it showed); after that a candidate whose CPU over
  * the run is more than twice that of the lightest shown takes its index
@@ -146,6 +148,8 @@ struct acct_sum {
 	uint64_t folded;		/* retired series folded into other */
 	struct acct_heavy *heavy;	/* the run-long ranking of the others */
 	unsigned n_heavy, heavy_cap;
+	struct acct_order { uint64_t w; uint32_t i; } *order;	/* heavy_cap: by w */
+	uint32_t *fresh;		/* scratch_cap: candidates new to it */
 	struct acct_comm *scratch;	/* the candidates of a merge */
 	size_t scratch_cap;
 	bool saturated;		/* a sum of ns reached 2^64 - 1 (kept there) */
