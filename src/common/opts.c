@@ -1,6 +1,7 @@
 /* Option tables to getopt_long and to --help; one wording for errors. */
 #include "opts.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "log.h"
@@ -48,34 +49,59 @@ static const char *name_of(const struct opts *o, int key)
 }
 
 /* A long option getopt_long refused: ambiguous (a prefix of several,
- * named) or unknown.  Exits with a usage error. */
+ * named), a flag given a value (--quiet=yes: getopt_long then sets optopt
+ * to the flag's key, which would name its short form), or unknown.  Exits
+ * with a usage error. */
 _Noreturn static void unknown_long(const struct opts *o, const char *arg)
 {
-	const char *name = arg + 2, *eq = strchr(name, '=');
-	size_t len = eq ? (size_t)(eq - name) : strlen(name), i, n = 0;
+	bool dashes = arg[0] == '-' && arg[1] == '-';
+	const char *name = dashes ? arg + 2 : arg, *eq = strchr(name, '=');
+	size_t len = eq ? (size_t)(eq - name) : strlen(name), i, n = 0, last = 0;
 	char which[256] = "";
 
-	for (i = 0; arg[0] == '-' && arg[1] == '-' && i < o->n; i++) {
+	for (i = 0; dashes && i < o->n; i++) {
 		if (!o->t[i].name || strncmp(o->t[i].name, name, len))
 			continue;
+		if (!o->t[i].name[len])	/* the whole name: no prefix of others */
+			n = 0;
 		if (n++ < 6)
 			snprintf(which + strlen(which), sizeof(which) - strlen(which),
 				 "%s--%s", n > 1 ? ", " : "", o->t[i].name);
+		last = i;
+		if (!o->t[i].name[len])
+			break;
 	}
 	if (n > 1)
 		log_usage_die("option '%.*s' is ambiguous: it could be %s%s",
 			      (int)(len + 2), arg, which, n > 6 ? ", ..." : "");
+	if (n == 1 && eq && !o->t[last].arg)
+		log_usage_die("option --%s takes no value (given '%s')",
+			      o->t[last].name, arg);
 	log_usage_die("unknown option '%s'", arg);
+}
+
+/* Whether getopt_long refused arg as a flag given a value (--quiet=yes,
+ * or a prefix of it): optopt is then the flag's key, which alone would
+ * name its short form, and arg the long option itself. */
+static bool flag_given_value(const struct opts *o, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+
+	return optopt && eq && !strncmp(arg, "--", 2) && eq > arg + 2 &&
+	       !strncmp(name_of(o, optopt), arg + 2, (size_t)(eq - arg - 2));
 }
 
 int opts_next(struct opts *o, int argc, char **argv)
 {
 	int key = getopt_long(argc, argv, o->shortopts, o->lo, NULL);
+	const char *arg = optind > 0 && optind <= argc ? argv[optind - 1] : "";
 
+	if (key == '?' && flag_given_value(o, arg))
+		unknown_long(o, arg);
 	if (key == '?' && optopt > 0 && optopt < 256)
 		log_usage_die("unknown option '-%c'", optopt);
 	if (key == '?')
-		unknown_long(o, argv[optind - 1]);
+		unknown_long(o, arg);
 	if (key == ':')
 		log_usage_die("option --%s needs a value", name_of(o, optopt));
 	return key;

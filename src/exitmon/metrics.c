@@ -172,7 +172,7 @@ static void command(struct mbuf *m, const char *comm,
 static void records(struct mbuf *m, const struct acct_sum *a)
 {
 	static const char *const what[3][2] = {
-		{ "command_exits_total", "Task exits (pid records that passed the filters), per command: the top commands by CPU, the rest as comm=\"other\"." },
+		{ "command_exits_total", "Task exits (pid records that passed the filters), per command: the top commands by CPU over the run, the rest as comm=\"other\"." },
 		{ "command_cpu_seconds_total", "User and system CPU of the exited tasks, per command." },
 		{ "command_delay_seconds_total", "Time the exited tasks waited, per command and kind of delay (struct taskstats delay accounting)." },
 	};
@@ -185,15 +185,22 @@ static void records(struct mbuf *m, const struct acct_sum *a)
 		    exitcode_names[k], a->outcome[k]);
 	for (int w = 0; w < 3; w++) {
 		help(m, what[w][0], "counter", what[w][1]);
-		for (i = 0; i < a->n_shown; i++) {
-			metrics_label(a->shown[i].comm, a->shown[i].len, comm,
-				      sizeof(comm));
-			command(m, comm, &a->shown[i].s, w);
+		/* the shown, then the retired: frozen, never dropped */
+		for (i = 0; i < a->n_shown + a->n_retired; i++) {
+			const struct acct_comm *c = i < a->n_shown ? &a->shown[i] :
+						    &a->retired[i - a->n_shown];
+
+			metrics_label(c->comm, c->len, comm, sizeof(comm));
+			command(m, comm, &c->s, w);
 		}
 		command(m, "other", &a->other, w);
 	}
+	help(m, "sums_saturated", "gauge", "1 once a sum of seconds here reached 2^64 ns (about 584 years) and stopped there instead of wrapping: it is then a floor, not the total; 0 otherwise.");
+	put(m, "exitmon_sums_saturated %d\n", a->saturated ? 1 : 0);
 	help(m, "commands_shown", "gauge", "Commands with series of their own (at most --metrics-commands; the rest are comm=\"other\").");
 	put(m, "exitmon_commands_shown %u\n", a->n_shown);
+	help(m, "commands_retired", "gauge", "Commands shown no longer (a heavier one took their place): their series stay, frozen; at most --metrics-commands, the lightest then folded into comm=\"other\".");
+	put(m, "exitmon_commands_retired %u\n", a->n_retired);
 	help(m, "exit_cpu_seconds", "histogram", "User and system CPU per task exit.");
 	histogram(m, "exit_cpu_seconds", "", &a->cpu);
 	help(m, "exit_delay_seconds", "histogram", "Time waited per task exit, by kind of delay.");

@@ -41,6 +41,12 @@ int mon_state_acct(struct mon *m, struct collector *const *c, unsigned n,
 		m->acct_ready = true;
 	}
 	acct_merge(&m->acct, a, k, locked, promote);
+	/* once a run: the metrics file's exitmon_sums_saturated says it after */
+	if (m->acct.saturated && !m->acct_said_saturated) {
+		log_warn("--metrics: a sum of seconds reached 2^64 ns and stays "
+			 "there (exitmon_sums_saturated 1): it is a floor from now on");
+		m->acct_said_saturated = true;
+	}
 	return 0;
 }
 

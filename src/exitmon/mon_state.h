@@ -32,6 +32,7 @@ struct mon {
 	struct mon_counters total;	/* summed from the shards */
 	struct acct_sum acct;		/* --metrics: the records' counts */
 	bool acct_ready;		/* ... set up (mon_state_acct) */
+	bool acct_said_saturated;	/* ... its saturated sums said on stderr */
 	uint16_t version;
 	double t0, start_unix, last_stats, last_metrics;
 	uint64_t records_at_stats, records_at_metrics;

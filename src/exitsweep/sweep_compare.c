@@ -201,11 +201,26 @@ static void rows_free(struct rows *rs)
 	free(rs->by_section);
 }
 
-static char *format_value(struct json_object *it)
+/* An item's figure in its row's unit: NAN where the file has none or
+ * where it is no finite number (a scale can overflow). */
+struct fig {
+	double v, lo, hi;
+};
+
+/* The half width of [lo, hi], NAN where it is none or not finite. */
+static double half_of(const struct fig *g)
+{
+	double h = (g->hi - g->lo) / 2;
+
+	return isfinite(h) ? h : NAN;
+}
+
+static char *format_value(struct json_object *it, const char *unit,
+			  const struct fig *g)
 {
 	bool cost = !strncmp(sget(it, "section"), "cost:", 5);
-	double v = dget(it, "value"), lo = dget(it, "lo"), hi = dget(it, "hi");
-	const char *unit = sget(it, "unit");
+	double v = g->v, half = half_of(g);
+	bool ok = isfinite(v) && !isnan(half);
 	int sig = bget(it, "significant");
 	char buf[96], a[32], b[32];
 
@@ -216,16 +231,16 @@ static char *format_value(struct json_object *it)
 	if (bget(it, "excluded") == 1)
 		snprintf(buf, sizeof(buf), "excluded*");
 	else if (!strcmp(unit, "%"))
-		sweep_fmt_pct_ci(buf, sizeof(buf), v, (hi - lo) / 2, !isnan(v) && !isnan(lo),
-			   sig == 1 && (hi > lo || exact));
+		sweep_fmt_pct_ci(buf, sizeof(buf), v, half, ok,
+				 sig == 1 && (half > 0 || exact));
 	else if (cost)
-		sweep_fmt_diff(buf, sizeof(buf), v, (hi - lo) / 2, !isnan(v) && !isnan(lo),
-			       sig == 1 && (hi > lo || exact));
-	else if (isnan(v))
+		sweep_fmt_diff(buf, sizeof(buf), v, half, ok,
+			       sig == 1 && (half > 0 || exact));
+	else if (!isfinite(v))
 		snprintf(buf, sizeof(buf), "-");
-	else if (!isnan(lo) && !isnan(hi))
+	else if (ok)
 		snprintf(buf, sizeof(buf), "%s ±%s", sweep_fmt_sig(a, sizeof(a), v, 4),
-			 sweep_fmt_sig(b, sizeof(b), (hi - lo) / 2, 2));
+			 sweep_fmt_sig(b, sizeof(b), half, 2));
 	else if (v == floor(v) && fabs(v) < 1e15)
 		snprintf(buf, sizeof(buf), "%.0f", v);
 	else
@@ -240,16 +255,22 @@ static void runs_cells(struct sweep_table *t, struct json_object *doc)
 	struct json_object *cfg = NULL;
 	double done = dget(doc, "runs_done"), planned = dget(doc, "runs_planned");
 
+	double runs = NAN, count = NAN;
+
+	/* counts were checked on loading (compare_counts): whole, bounded */
 	if (isnan(done) || isnan(planned))
 		sweep_table_cell(t, "-");
 	else
 		sweep_table_cell(t, "%.0f of %.0f%s", done, planned,
 				 bget(doc, "partial") == 1 ? ", partial" : "");
-	json_object_object_get_ex(doc, "config", &cfg);
-	if (cfg)
-		sweep_table_cell(t, "%.0f x %.0f", dget(cfg, "runs"), dget(cfg, "count"));
-	else
+	if (json_object_object_get_ex(doc, "config", &cfg)) {
+		runs = dget(cfg, "runs");
+		count = dget(cfg, "count");
+	}
+	if (isnan(runs) || isnan(count))
 		sweep_table_cell(t, "-");
+	else
+		sweep_table_cell(t, "%.0f x %.0f", runs, count);
 }
 
 /* The probe's own cost on that machine: a flat-out thread exit loop's
@@ -281,10 +302,23 @@ static void emulated_notes(FILE *out, struct json_object **doc, size_t n)
 		    !json_object_object_get_ex(m, "emulated", &v))
 			continue;
 		e = json_object_get_string(v);
-		if (e && *e)
+		if (e && *e) {
+			char *c = sweep_fmt_clean(e);
+
 			fprintf(out, "\nWARNING: %c: " EMULATED_NOTE "\n",
-				(char)('A' + i), e);
+				(char)('A' + i), c ? c : "?");
+			free(c);
+		}
 	}
+}
+
+/* A string read from a file as a cell, its control characters escaped. */
+static void clean_cell(struct sweep_table *t, const char *s)
+{
+	char *c = sweep_fmt_clean(s ? s : "");
+
+	sweep_table_cell(t, "%s", c ? c : "?");
+	free(c);
 }
 
 static void machine_table(FILE *out, struct json_object **doc,
@@ -316,8 +350,8 @@ static void machine_table(FILE *out, struct json_object **doc,
 
 		sweep_table_row(t);
 		sweep_table_cell(t, "%c", (char)('A' + i));
-		sweep_table_cell(t, "%s", files[i]);
-		sweep_table_cell(t, "%s", sget(doc[i], "kind"));
+		clean_cell(t, files[i]);
+		clean_cell(t, sget(doc[i], "kind"));
 		runs_cells(t, doc[i]);
 		probe_cost_cell(t, doc[i]);
 		json_object_object_get_ex(doc[i], "machine", &m);
@@ -325,7 +359,7 @@ static void machine_table(FILE *out, struct json_object **doc,
 			struct json_object *v;
 
 			if (m && json_object_object_get_ex(m, keys[k], &v))
-				sweep_table_cell(t, "%s", json_object_get_string(v));
+				clean_cell(t, json_object_get_string(v));
 			else
 				sweep_table_cell(t, "-");
 		}
@@ -356,7 +390,9 @@ static void delta_cell(struct sweep_table *t, const struct row *r, size_t f)
 	double h = hypot(r->half[f], r->half[0]);
 	char buf[96], a[32];
 
-	if (strcmp(r->unit, SWEEP_UNIT_INSTR) || isnan(d))
+	if (!isfinite(h))
+		h = NAN;
+	if (strcmp(r->unit, SWEEP_UNIT_INSTR) || !isfinite(d))
 		sweep_table_cell(t, "-");
 	else if (d == floor(d) && h == floor(h) && fabs(d) < 1e15)
 		/* whole counts (modes) as whole counts: -6, not -6.00 */
@@ -433,6 +469,22 @@ static const char *file_unit(struct json_object *doc)
 	return *u ? u : SWEEP_UNIT_NS;
 }
 
+/* A file's "unit", where present, is one of the clocks: null, 5 or "ms"
+ * is not taken for ns (only its absence is, in a file from before the
+ * clock). */
+static bool clock_ok(struct json_object *doc)
+{
+	struct json_object *u;
+	const char *s;
+
+	if (!json_object_object_get_ex(doc, "unit", &u))
+		return true;
+	if (!json_object_is_type(u, json_type_string))
+		return false;
+	s = json_object_get_string(u);
+	return !strcmp(s, SWEEP_UNIT_NS) || !strcmp(s, SWEEP_UNIT_INSTR);
+}
+
 static const char *unit_words(const char *unit)
 {
 	return !strcmp(unit, SWEEP_UNIT_INSTR) ?
@@ -450,6 +502,62 @@ static void unit_refusal(const char *const *files, struct json_object **doc,
 		 unit_words(file_unit(doc[0])), files[i], unit_words(file_unit(doc[i])));
 }
 
+/* The largest count a result file may hold (runs, exits per run): far
+ * above any sweep's, short enough to print. */
+#define COUNT_MAX 1e12
+/* A probe's speed ratio: its speed under the probe over its speed alone. */
+#define RATIO_MAX 1000.0
+
+/* Whether member k of o, where present (and not null), is a number in
+ * [lo, hi] (whole: a count); its value in *v (NAN: absent). */
+static bool number_ok(struct json_object *o, const char *k, double lo,
+		      double hi, bool whole, double *v)
+{
+	struct json_object *x;
+
+	*v = NAN;
+	if (!o || !json_object_object_get_ex(o, k, &x) || !x)
+		return true;
+	*v = dget(o, k);
+	return !isnan(*v) && *v >= lo && *v <= hi && (!whole || *v == floor(*v));
+}
+
+/* The counts and the ratio the machine table prints, each checked: a
+ * file that says runs_done -5, 1e300 or "x" is not exitsweep's. */
+static int check_counts(struct json_object *doc, const char *file, char *err,
+			size_t errlen)
+{
+	struct json_object *cfg = NULL, *pc = NULL;
+	double done, planned, x;
+	const char *bad = NULL;
+
+	json_object_object_get_ex(doc, "config", &cfg);
+	if (cfg)
+		json_object_object_get_ex(cfg, "probe_cost", &pc);
+	if (!number_ok(doc, "runs_done", 0, COUNT_MAX, true, &done))
+		bad = "runs_done";
+	else if (!number_ok(doc, "runs_planned", 0, COUNT_MAX, true, &planned))
+		bad = "runs_planned";
+	else if (!number_ok(cfg, "runs", 0, COUNT_MAX, true, &x))
+		bad = "config's runs";
+	else if (!number_ok(cfg, "count", 0, COUNT_MAX, true, &x))
+		bad = "config's count";
+	else if (!number_ok(pc, "speed_ratio", 0, RATIO_MAX, false, &x) || x == 0)
+		bad = "probe_cost's speed_ratio";
+	if (bad) {
+		snprintf(err, errlen, "%s: its %s is not %s", file, bad,
+			 strstr(bad, "ratio") ? "a ratio above 0 and up to 1000" :
+			 "a whole number of 0 to 10^12");
+		return -EINVAL;
+	}
+	if (!isnan(done) && !isnan(planned) && done > planned) {
+		snprintf(err, errlen, "%s: it says %.0f runs done of %.0f planned",
+			 file, done, planned);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int load(struct json_object **doc, const char *const *files, size_t i,
 		struct json_object **sum, char *err, size_t errlen)
 {
@@ -458,46 +566,171 @@ static int load(struct json_object **doc, const char *const *files, size_t i,
 	if (r < 0)
 		return r;
 	json_object_object_get_ex(doc[i], "summary", sum);
+	if (!clock_ok(doc[i])) {
+		snprintf(err, errlen, "%s: its unit is not \"ns\" or \"instr\" "
+			 "(the clock exitsweep measured on)", files[i]);
+		return -EINVAL;
+	}
 	if (i > 0 && strcmp(file_unit(doc[i]), file_unit(doc[0]))) {
 		unit_refusal(files, doc, i, err, errlen);
 		return -EINVAL;
 	}
 	if (i > 0 && strcmp(sget(doc[i], "kind"), sget(doc[0], "kind"))) {
+		char *a = sweep_fmt_clean(sget(doc[0], "kind"));
+		char *b = sweep_fmt_clean(sget(doc[i], "kind"));
+
 		snprintf(err, errlen, "%s holds a sweep of kind %s but %s one of "
 			 "kind %s: compare result files of one kind", files[0],
-			 sget(doc[0], "kind"), files[i], sget(doc[i], "kind"));
+			 a ? a : "?", files[i], b ? b : "?");
+		free(a);
+		free(b);
 		return -EINVAL;
 	}
-	return 0;
+	return check_counts(doc[i], files[i], err, errlen);
 }
 
 /* File i's figure of a row, for the deltas: none where it is excluded. */
-static void keep_value(struct row *row, size_t i, struct json_object *it)
+static void keep_value(struct row *row, size_t i, struct json_object *it,
+		       const struct fig *g)
 {
-	double lo = dget(it, "lo"), hi = dget(it, "hi");
-
 	if (bget(it, "excluded") == 1)
 		return;
-	row->value[i] = dget(it, "value");
-	row->half[i] = isnan(lo) || isnan(hi) ? NAN : (hi - lo) / 2;
+	row->value[i] = isfinite(g->v) ? g->v : NAN;
+	row->half[i] = half_of(g);
 }
 
-/* The summary items of file i into the rows, column i. */
-static int add_items(struct rows *rs, struct json_object *sum, size_t i)
+/* The units an item may be in, by kind; a time's in ns. */
+enum unit_kind { U_TIME, U_INSTR, U_RATE, U_PCT, U_COUNT };
+static const struct unit {
+	const char *name;
+	enum unit_kind kind;
+	double ns;
+} units[] = {
+	{ "s", U_TIME, 1e9 }, { "ms", U_TIME, 1e6 }, { "us", U_TIME, 1e3 },
+	{ "ns", U_TIME, 1 }, { SWEEP_UNIT_INSTR, U_INSTR, 1 },
+	{ "1/s", U_RATE, 1 }, { "%", U_PCT, 1 }, { "", U_COUNT, 1 },
+};
+
+static const struct unit *unit_named(const char *name)
+{
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(units[i].name, name))
+			return &units[i];
+	return NULL;
+}
+
+/* An item's unit: a string exitsweep writes (absent, null, 5 or "min"
+ * are none: a figure of no known unit is never shown as if in ns). */
+static const struct unit *item_unit(struct json_object *it)
+{
+	struct json_object *u;
+
+	if (!json_object_object_get_ex(it, "unit", &u) ||
+	    !json_object_is_type(u, json_type_string))
+		return NULL;
+	return unit_named(json_object_get_string(u));
+}
+
+/* Where file's item k (label) cannot be compared: err says why. */
+static int item_refusal(char *err, size_t errlen, const char *file, size_t k,
+			struct json_object *it, const char *why)
+{
+	char *label = sweep_fmt_clean(sget(it, "label"));
+
+	snprintf(err, errlen, "%s: summary item %zu (%s) %s", file, k + 1,
+		 label ? label : "?", why);
+	free(label);
+	return -EINVAL;
+}
+
+/* The scale from item unit u into its row's unit (1 for a new row), or
+ * an error: of another kind than the row, or of another clock than the
+ * file (instructions are never compared with time). */
+static int unit_scale(struct row *row, const struct unit *u, bool instr_file,
+		      struct json_object *it, const char *file, size_t k,
+		      double *scale, char *err, size_t errlen)
+{
+	const struct unit *ru = unit_named(row->unit);
+	char why[160];
+
+	if (!u)
+		return item_refusal(err, errlen, file, k, it, "has no unit "
+				    "exitsweep writes (s, ms, us, ns, instr, 1/s, "
+				    "%, or none as \"\")");
+	if ((u->kind == U_INSTR && !instr_file) || (u->kind == U_TIME && instr_file))
+		return item_refusal(err, errlen, file, k, it, u->kind == U_INSTR ?
+				    "counts instructions in a file of times: "
+				    "instructions are not time" :
+				    "is a time in a file of instructions: "
+				    "instructions are not time");
+	if (!ru || ru->kind != u->kind) {
+		snprintf(why, sizeof(why), "is in \"%s\" where the first file "
+			 "has it in \"%s\": figures of another kind", u->name,
+			 row->unit);
+		return item_refusal(err, errlen, file, k, it, why);
+	}
+	*scale = u->ns / ru->ns;
+	return 0;
+}
+
+/* Item it's figure, scaled into its row's unit. */
+static struct fig item_fig(struct json_object *it, double scale)
+{
+	struct fig g = { dget(it, "value") * scale, dget(it, "lo") * scale,
+			 dget(it, "hi") * scale };
+
+	if (!isfinite(g.lo) || !isfinite(g.hi))
+		g.lo = g.hi = NAN;
+	return g;
+}
+
+/* The row of item it, found or added, its strings as a terminal may
+ * show them (cleaning is one to one, so rows match as the raw strings
+ * would). */
+static struct row *row_of(struct rows *rs, struct json_object *it,
+			  const struct unit *u)
+{
+	char *c[4] = { sweep_fmt_clean(sget(it, "section")),
+		       sweep_fmt_clean(sget(it, "title")),
+		       sweep_fmt_clean(sget(it, "key")),
+		       sweep_fmt_clean(sget(it, "label")) };
+	struct row *row = NULL;
+
+	if (c[0] && c[1] && c[2] && c[3])
+		row = find_or_add(rs, c[0], c[1], c[2], c[3], u ? u->name : "");
+	for (size_t i = 0; i < 4; i++)
+		free(c[i]);
+	return row;
+}
+
+/* The summary items of file i into the rows, column i: -ENOMEM, or
+ * -EINVAL with err set (an item of no known unit, or of another kind). */
+static int add_items(struct rows *rs, struct json_object *sum, size_t i,
+		     const char *file, bool instr_file, char *err, size_t errlen)
 {
 	for (size_t k = 0; k < json_object_array_length(sum); k++) {
 		struct json_object *it = json_object_array_get_idx(sum, k);
+		const struct unit *u;
 		struct row *row;
+		double scale = 1;
+		struct fig g;
+		int r;
 
 		if (!json_object_is_type(it, json_type_object))
 			continue;
-		row = find_or_add(rs, sget(it, "section"), sget(it, "title"),
-				  sget(it, "key"), sget(it, "label"), sget(it, "unit"));
-		if (!row)
+		u = item_unit(it);
+		row = row_of(rs, it, u);
+		if (!row) {
+			snprintf(err, errlen, "out of memory");
 			return -ENOMEM;
+		}
+		r = unit_scale(row, u, instr_file, it, file, k, &scale, err, errlen);
+		if (r < 0)
+			return r;
+		g = item_fig(it, scale);
 		free(row->cell[i]);
-		row->cell[i] = format_value(it);
-		keep_value(row, i, it);
+		row->cell[i] = format_value(it, row->unit, &g);
+		keep_value(row, i, it, &g);
 	}
 	return 0;
 }
@@ -520,11 +753,10 @@ int sweep_compare_files(FILE *out, const char *const *files, size_t n, char *err
 		r = load(doc, files, i, &sum, err, errlen);
 		if (r < 0)
 			goto out;
-		r = add_items(&rs, sum, i);
-		if (r < 0) {
-			snprintf(err, errlen, "out of memory");
+		r = add_items(&rs, sum, i, files[i],
+			      !strcmp(file_unit(doc[i]), SWEEP_UNIT_INSTR), err, errlen);
+		if (r < 0)
 			goto out;
-		}
 	}
 	deltas = n > 1 && !strcmp(file_unit(doc[0]), SWEEP_UNIT_INSTR);
 	machine_table(out, doc, files, n);

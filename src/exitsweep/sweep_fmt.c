@@ -3,6 +3,8 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 char *sweep_fmt_sig(char *buf, size_t len, double v, int digits)
 {
@@ -63,4 +65,41 @@ char *sweep_fmt_diff(char *buf, size_t len, double est, double half, bool ok,
 	snprintf(buf, len, "%s%s ±%s%s", est < 0 ? "-" : "+", e, h,
 		 significant ? " " : "~");
 	return buf;
+}
+
+/* Bytes to escape at p: 1 (a C0 control, DEL, a backslash), 2 (a C1
+ * control, U+0080 to U+009F as UTF-8), 0 (none). */
+static size_t control_at(const unsigned char *p)
+{
+	if (*p < 0x20 || *p == 0x7f || *p == '\\')
+		return 1;
+	if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+		return 2;
+	return 0;
+}
+
+char *sweep_fmt_clean(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+	char *out = malloc(n * 4 + 1), *o = out;	/* \xNN: 4 a byte */
+
+	if (!out)
+		return NULL;
+	while (*p) {
+		size_t c = control_at(p);
+
+		if (!c) {
+			*o++ = (char)*p++;
+			continue;
+		}
+		if (*p == '\\')
+			o += sprintf(o, "\\\\");
+		else
+			for (size_t i = 0; i < c; i++)
+				o += sprintf(o, "\\x%02x", p[i]);
+		p += c;
+	}
+	*o = '\0';
+	return out;
 }

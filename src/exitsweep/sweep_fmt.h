@@ -16,4 +16,10 @@ char *sweep_fmt_pct_ci(char *buf, size_t len, double est, double half, bool ok,
 char *sweep_fmt_diff(char *buf, size_t len, double est, double half, bool ok,
 		     bool significant);
 
+/* s as a terminal may show it: control characters (C0, DEL, C1 in
+ * UTF-8) and backslashes as \xNN and \\, so that a string read from a
+ * file can neither move the cursor nor forge a line.  Malloc'd (NULL:
+ * out of memory). */
+char *sweep_fmt_clean(const char *s);
+
 #endif

@@ -95,8 +95,9 @@ for (name, labels), v in m.items():
     if name.startswith('exitmon_command_') and 'comm' in d:
         series.setdefault(d['comm'], {})[(name, d.get('delay'))] = v
 shown = int(m[('exitmon_commands_shown', ())])
-check(shown <= n and len(series) == shown + 1 and 'other' in series,
-      '%d commands shown of at most %d, and other' % (shown, n))
+retired = int(m[('exitmon_commands_retired', ())])
+check(shown <= n and retired <= n and len(series) == shown + retired + 1 and 'other' in series,
+      '%d commands shown of at most %d, %d retired, and other' % (shown, n, retired))
 tot_exits = sum(int(s[('exitmon_command_exits_total', None)]) for s in series.values())
 tot_cpu = sum(ns(s[('exitmon_command_cpu_seconds_total', None)]) for s in series.values())
 cpu_rows = [(col(r, 'utime_us') + col(r, 'stime_us')) * 1000 for r in rows]

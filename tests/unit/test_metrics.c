@@ -69,7 +69,7 @@ static void test_file(void **state)
 	struct acct a;
 	struct acct_sum s;
 	char cmd[256], line[4096];
-	unsigned i, series = 0, buckets = 0;
+	unsigned i, series = 0, buckets = 0, saturated = 0;
 	FILE *f;
 	int fd = mkstemp(path);
 
@@ -85,14 +85,21 @@ static void test_file(void **state)
 		s.shown[i].s.exits = i + 1;
 		s.shown[i].s.cpu_ns = 1000000001ull * i;
 	}
+	/* a retired command's series is written too */
+	s.n_retired = 1;
+	s.retired[0].len = 7;
+	memcpy(s.retired[0].comm, "retired", 7);
+	s.retired[0].s.exits = 9;
 	s.cpu.n[0] = 2;
 	s.cpu.n[ACCT_BUCKETS] = 1;
 	s.cpu.sum_ns = 123456789012ull;
+	s.saturated = true;
 	assert_int_equal(metrics_write(path, &n, &g, &s), 0);
 	f = fopen(path, "r");
 	assert_non_null(f);
 	while (fgets(line, sizeof(line), f)) {
 		series += !strncmp(line, "exitmon_command_exits_total{", 28);
+		saturated += !strcmp(line, "exitmon_sums_saturated 1\n");
 		if (!strncmp(line, "exitmon_exit_cpu_seconds_", 25)) {
 			buckets++;
 			if (strstr(line, "le=\"0.000001\""))
@@ -113,8 +120,9 @@ static void test_file(void **state)
 				    strstr(line, "} 3\n") != NULL);
 	}
 	fclose(f);
-	assert_int_equal(series, s.n_shown + 1);	/* and other */
+	assert_int_equal(series, s.n_shown + 1 + 1);	/* a retired, and other */
 	assert_int_equal(buckets, ACCT_BUCKETS + 3);
+	assert_int_equal(saturated, 1);	/* a sum at 2^64 ns says so */
 	if (system("command -v promtool >/dev/null 2>&1") == 0) {
 		snprintf(cmd, sizeof(cmd), "promtool check metrics < %s", path);
 		assert_int_equal(system(cmd), 0);

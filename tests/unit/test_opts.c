@@ -123,12 +123,58 @@ static void test_good_value_returns(void **state)
 	assert_int_equal(run_child(double_s, "1e9", err, sizeof(err)), 0);
 }
 
+/* A table like exitsweep's: a flag with a short name, a long-only flag,
+ * an option with a value. */
+static const struct opt_desc flags[] = {
+	{ "json", 300, "FILE", "results" },
+	{ "quiet", 'q', NULL, "no progress" },
+	{ "quick", 301, NULL, "short" },
+};
+
+/* argv: "prog" and the one argument val, parsed to the end. */
+static void parse_one(const char *val)
+{
+	char *argv[] = { "prog", (char *)val, NULL };
+	struct opts o;
+
+	opts_init(&o, flags, sizeof(flags) / sizeof(flags[0]));
+	while (opts_next(&o, 2, argv) != -1)
+		;
+}
+
+/* A flag given a value (--quiet=yes) is named as such: never answered
+ * about its short name (-q) nor called unknown. */
+static void test_flag_with_value(void **state)
+{
+	char err[512];
+
+	static const char *const cases[][2] = {
+		{ "--quiet=yes", "prog: option --quiet takes no value (given '--quiet=yes')" },
+		{ "--quick=1", "prog: option --quick takes no value (given '--quick=1')" },
+		/* a prefix of one name: named in full */
+		{ "--quie=", "prog: option --quiet takes no value (given '--quie=')" },
+		/* unchanged: a real unknown short or long option, a missing value */
+		{ "-x", "unknown option '-x'" },
+		{ "--frob=1", "unknown option '--frob=1'" },
+		{ "--json", "option --json needs a value" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(run_child(parse_one, cases[i][0], err, sizeof(err)), 2);
+		if (!strstr(err, cases[i][1]))
+			fail_msg("%s: \"%s\" lacks \"%s\"", cases[i][0], err, cases[i][1]);
+	}
+	assert_int_equal(run_child(parse_one, "--json=yes", err, sizeof(err)), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_good_value_returns),
+		cmocka_unit_test(test_flag_with_value),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -96,7 +96,7 @@ static void test_compare_many(void **state)
 		      "\"overhead\", \"summary\": [");
 	for (int i = 0; i < N; i++)
 		at += sprintf(at, "%s{\"section\": \"s%d\", \"title\": \"T%d\", "
-			      "\"key\": \"k%d\", \"label\": \"L\", \"value\": %d}",
+			      "\"key\": \"k%d\", \"label\": \"L\", \"unit\": \"\", \"value\": %d}",
 			      i ? ", " : "", i % 3, i % 3, i, i);
 	sprintf(at, "]}");
 	scratch_put("many.json", text);
@@ -214,6 +214,200 @@ static void test_compare_units(void **state)
 	free(buf);
 }
 
+/* A file of one taskstats_exit item whose "unit" member is the JSON text
+ * unit (NULL: none), in a file of clock funit ("" says none), with doc
+ * the rest of the document's members (a leading comma each). */
+static void item_file(char *path, size_t len, const char *name,
+		      const char *funit, const char *unit, const char *fig,
+		      const char *doc)
+{
+	char text[2048];
+
+	snprintf(text, sizeof(text), "{\"format\": \"" SWEEP_JSON_FORMAT "\", "
+		 "\"kind\": \"overhead\"%s%s%s%s, \"summary\": [{\"section\": "
+		 "\"means\", \"title\": \"Means per cell\", \"key\": \"tgid=on\", "
+		 "\"label\": \"taskstats_exit\"%s%s, %s}]}", *funit ? ", \"unit\": \"" : "",
+		 funit, *funit ? "\"" : "", doc, unit ? ", \"unit\": " : "",
+		 unit ? unit : "", fig);
+	scratch_put(name, text);
+	scratch_path(path, len, name);
+}
+
+static char *compare1(const char *a, int want, char *err, size_t errlen)
+{
+	const char *files[1] = { a };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_int_equal(sweep_compare_files(f, files, 1, err, errlen), want);
+	fclose(f);
+	return buf;
+}
+
+static size_t count_of(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		n++;
+	return n;
+}
+
+/* Each item in its own unit: a time converted into its row's unit (0.0405
+ * ms in a us row is 40.5), an item of no unit exitsweep writes (absent,
+ * null, 5, "min"), of another kind than its row, or of the other clock
+ * than its file, refused in one line naming file and item. */
+static void test_compare_item_units(void **state)
+{
+	char pa[256], pb[256], err[512], *buf = NULL;
+	static const char *const bad[] = { NULL, "null", "5", "\"min\"" };
+	/* file unit, item unit, more of the file, the refusal */
+	static const char *const refused[][4] = {
+		{ "ns", "\"instr\"", "", "f.json: summary item 1 (taskstats_exit) "
+		  "counts instructions in a file of times" },
+		{ "", "\"instr\"", "", "counts instructions in a file of times" },
+		{ "instr", "\"ns\"", "", "f.json: summary item 1 (taskstats_exit) "
+		  "is a time in a file of instructions" },
+		{ "", "\"us\"", ", \"unit\": 5", "f.json: its unit is not \"ns\" or \"instr\"" },
+		{ "", "\"us\"", ", \"unit\": null", "f.json: its unit is not \"ns\" or \"instr\"" },
+		{ "ms", "\"us\"", "", "f.json: its unit is not \"ns\" or \"instr\"" },
+	};
+
+	(void)state;
+	item_file(pa, sizeof(pa), "us.json", "ns", "\"us\"",
+		  "\"value\": 40.5, \"lo\": 40, \"hi\": 41", "");
+	item_file(pb, sizeof(pb), "ms.json", "ns", "\"ms\"",
+		  "\"value\": 0.0405, \"lo\": 0.040, \"hi\": 0.041", "");
+	assert_int_equal(compare2(pa, pb, &buf, err, sizeof(err)), 0);
+	assert_int_equal(count_of(buf, "40.50 ±0.50"), 2);
+	assert_null(strstr(buf, "0.0405"));
+	assert_non_null(strstr(buf, "taskstats_exit us"));
+	free(buf);
+	buf = NULL;
+	/* and the other way round: the row is in ms */
+	assert_int_equal(compare2(pb, pa, &buf, err, sizeof(err)), 0);
+	assert_int_equal(count_of(buf, "0.04050 ±0.00050"), 2);
+	free(buf);
+	buf = NULL;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		item_file(pb, sizeof(pb), "bad.json", "ns", bad[i],
+			  "\"value\": 40.5", "");
+		assert_int_equal(compare2(pa, pb, &buf, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "bad.json: summary item 1 (taskstats_exit) "
+				       "has no unit exitsweep writes"));
+		assert_null(strchr(err, '\n'));
+		free(buf);
+		buf = NULL;
+		/* first or alone alike */
+		free(compare1(pb, -EINVAL, err, sizeof(err)));
+	}
+	/* another kind in the same row */
+	item_file(pb, sizeof(pb), "pct.json", "ns", "\"%\"", "\"value\": 3", "");
+	assert_int_equal(compare2(pa, pb, &buf, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "pct.json: summary item 1 (taskstats_exit) is "
+			       "in \"%\" where the first file has it in \"us\""));
+	free(buf);
+	buf = NULL;
+	/* instructions inside a file of times, and times inside one of
+	 * instructions: never compared; a file's own unit, where it says
+	 * one, is a clock */
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		item_file(pb, sizeof(pb), "f.json", refused[i][0], refused[i][1],
+			  "\"value\": 479", refused[i][2]);
+		free(compare1(pb, -EINVAL, err, sizeof(err)));
+		if (!strstr(err, refused[i][3]))
+			fail_msg("case %zu: \"%s\" lacks \"%s\"", i, err, refused[i][3]);
+	}
+}
+
+/* Counts bounded and checked, and no NaN or infinity ever printed: a
+ * scale that overflows, an interval wider than a double, a config
+ * without its runs. */
+static void test_compare_counts(void **state)
+{
+	static const char *const bad[][2] = {
+		{ ", \"runs_done\": 1e300, \"runs_planned\": 8", "its runs_done is not" },
+		{ ", \"runs_done\": 3, \"runs_planned\": -5", "its runs_planned is not" },
+		{ ", \"runs_done\": 2.5, \"runs_planned\": 8", "its runs_done is not" },
+		{ ", \"runs_done\": \"3\", \"runs_planned\": 8", "its runs_done is not" },
+		{ ", \"runs_done\": 9, \"runs_planned\": 8", "it says 9 runs done of 8 planned" },
+		{ ", \"config\": {\"runs\": -1, \"count\": 5}", "its config's runs is not" },
+		{ ", \"config\": {\"runs\": 1, \"count\": 1e13}", "its config's count is not" },
+		{ ", \"config\": {\"probe_cost\": {\"speed_ratio\": 1e300}}",
+		  "its probe_cost's speed_ratio is not a ratio above 0" },
+		{ ", \"config\": {\"probe_cost\": {\"speed_ratio\": 0}}",
+		  "its probe_cost's speed_ratio is not a ratio above 0" },
+	};
+	char p[256], err[512], *buf;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		item_file(p, sizeof(p), "c.json", "ns", "\"us\"", "\"value\": 1", bad[i][0]);
+		free(compare1(p, -EINVAL, err, sizeof(err)));
+		if (!strstr(err, bad[i][1]))
+			fail_msg("%s: \"%s\" lacks \"%s\"", bad[i][0], err, bad[i][1]);
+		assert_non_null(strstr(err, "c.json: "));
+	}
+	/* a config without runs, seconds that overflow as ns, an interval
+	 * of infinite width: "-", never nan or inf */
+	item_file(p, sizeof(p), "n.json", "ns", "\"s\"",
+		  "\"value\": 1e300, \"lo\": -1e308, \"hi\": 1e308",
+		  ", \"runs_done\": 0, \"runs_planned\": 0, \"config\": {\"count\": 5}");
+	buf = compare1(p, 0, err, sizeof(err));
+	assert_null(strstr(buf, "nan"));
+	assert_null(strstr(buf, "inf"));
+	assert_non_null(strstr(buf, "0 of 0"));
+	free(buf);
+	item_file(p, sizeof(p), "n.json", "ns", "\"%\"",
+		  "\"value\": 1e300, \"lo\": -1e308, \"hi\": 1e308", "");
+	buf = compare1(p, 0, err, sizeof(err));
+	assert_null(strstr(buf, "nan"));
+	assert_null(strstr(buf, "inf"));
+	free(buf);
+}
+
+/* Nothing read from a file reaches the terminal raw: ESC, BEL, newlines
+ * in titles, keys, labels, the machine's values and the emulation
+ * warning are escaped, and the refusal of another kind too. */
+static void test_compare_controls(void **state)
+{
+	char p[256], q[256], err[512], *buf;
+
+	(void)state;
+	scratch_put("esc.json", "{\"format\": \"" SWEEP_JSON_FORMAT "\", \"kind\": "
+		    "\"overhead\", \"machine\": {\"hostname\": \"h\\u001b[2J\", "
+		    "\"emulated\": \"tcg\\nWARNING: forged\\u0007\"}, \"summary\": "
+		    "[{\"section\": \"s\", \"title\": \"T\\u001b]0;x\\u0007\\nforged\", "
+		    "\"key\": \"k\\r\", \"label\": \"L\\u009b\", \"unit\": \"\", "
+		    "\"value\": 1}]}");
+	scratch_path(p, sizeof(p), "esc.json");
+	buf = compare1(p, 0, err, sizeof(err));
+	assert_null(strchr(buf, '\x1b'));
+	assert_null(strchr(buf, '\x07'));
+	assert_null(strchr(buf, '\r'));
+	assert_null(strstr(buf, "\xc2\x9b"));
+	assert_null(strstr(buf, "\nforged"));
+	assert_null(strstr(buf, "\nWARNING: forged"));
+	assert_non_null(strstr(buf, "h\\x1b[2J"));
+	assert_non_null(strstr(buf, "T\\x1b]0;x\\x07\\x0aforged"));
+	assert_non_null(strstr(buf, "tcg\\x0aWARNING: forged\\x07"));
+	assert_non_null(strstr(buf, "k\\x0d"));
+	assert_non_null(strstr(buf, "L\\xc2\\x9b"));
+	free(buf);
+	/* a kind of another name, in the one-line refusal */
+	scratch_put("k.json", "{\"format\": \"" SWEEP_JSON_FORMAT "\", \"kind\": "
+		    "\"re\\nap\\u001b\", \"summary\": []}");
+	scratch_path(q, sizeof(q), "k.json");
+	buf = NULL;
+	assert_int_equal(compare2(p, q, &buf, err, sizeof(err)), -EINVAL);
+	free(buf);
+	assert_null(strchr(err, '\n'));
+	assert_null(strchr(err, '\x1b'));
+	assert_non_null(strstr(err, "kind re\\x0aap\\x1b"));
+}
+
 static void test_compare_not_result(void **state)
 {
 	(void)state;
@@ -260,6 +454,9 @@ int main(void)
 		cmocka_unit_test(test_compare_not_result),
 		cmocka_unit_test(test_compare_units),
 		cmocka_unit_test(test_compare_many),
+		cmocka_unit_test(test_compare_item_units),
+		cmocka_unit_test(test_compare_counts),
+		cmocka_unit_test(test_compare_controls),
 	};
 
 	return cmocka_run_group_tests(tests, scratch_setup, scratch_teardown);

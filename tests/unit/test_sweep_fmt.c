@@ -6,6 +6,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -47,10 +49,38 @@ static void test_format_figures(void **state)
 	assert_string_equal(sweep_fmt_diff(b, sizeof(b), 1, 1, false, false), "n/a");
 }
 
+static void clean_is(const char *in, const char *want)
+{
+	char *c = sweep_fmt_clean(in);
+
+	assert_non_null(c);
+	assert_string_equal(c, want);
+	free(c);
+}
+
+/* Strings from a file as a terminal may show them: control characters
+ * (C0, DEL, C1 as UTF-8) and backslashes escaped, one to one; the rest,
+ * UTF-8 included, as it is. */
+static void test_clean(void **state)
+{
+	(void)state;
+	clean_is("plain: rate=max", "plain: rate=max");
+	clean_is("\x1b[2J\a\n\r\t", "\\x1b[2J\\x07\\x0a\\x0d\\x09");
+	clean_is("del\x7f", "del\\x7f");
+	clean_is("csi\xc2\x9b", "csi\\xc2\\x9b");
+	clean_is("caf\xc3\xa9 \xc2\xa0", "caf\xc3\xa9 \xc2\xa0");
+	/* a backslash is escaped too: "\\x1b" typed is not an escape shown */
+	clean_is("a\\x1b", "a\\\\x1b");
+	clean_is("", "");
+	/* the worst case: four bytes a byte */
+	clean_is("\x01\x01\x01", "\\x01\\x01\\x01");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_format_figures),
+		cmocka_unit_test(test_clean),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
