@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # exitmon -- taskstats exit-accounting monitor.  Plain make + pkg-config.
 # `make V=1` shows the commands; `make install DESTDIR=... PREFIX=...`.
 #
@@ -36,7 +37,7 @@ endif
 PKG_MISSING := $(shell for p in $(PKGS) libbpf; do \
                  $(PKG_CONFIG) --exists $$p 2>/dev/null || echo $$p; done)
 # The goals that install their own (tools/deps.sh GOAL) and need nothing first.
-NO_PKG_GOALS := deps demo test test-kernels test-systemd test-fleet bench deb clean lint-man lint-deps
+NO_PKG_GOALS := deps demo test test-kernels test-systemd test-fleet bench deb clean lint-man lint-deps lint-licence
 ifneq ($(PKG_MISSING),)
 ifneq ($(filter-out $(NO_PKG_GOALS),$(or $(MAKECMDGOALS),all)),)
 $(error $(PKG_MISSING): not found by $(PKG_CONFIG); `make deps` (as root) installs what exitmon needs)

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- exitmon records from many hosts, each kept once (PostgreSQL 12 or later).
 -- Tested verbatim by tests/fleet/ (make test-fleet).
 --

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- Exits by outcome per host per hour (of time_ns, when the collector
 -- received the record; a replayed capture keeps its own times).
 -- exitcode is as wait(2) gives it: low 7 bits the signal, 0x80 a core

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- Lost records per run: the numbers from 1 to the highest seq stored that
 -- no row carries.  A record lost after the last one stored is no gap
 -- here: compare max_seq with the run's last_seq (exitmon's summary, or

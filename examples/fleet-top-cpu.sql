@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
 -- Top commands by CPU across hosts: user + system time of their tasks,
 -- from pid records (a tgid record sums its threads again).  Tested by
 -- tests/fleet/ (make test-fleet).

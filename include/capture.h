@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Raw netlink captures (--capture, --replay) in pcap format with link type
  * LINKTYPE_NETLINK (253): each packet is one netlink message as the kernel
  * sent it, so tcpdump/wireshark can read the same file. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The clocks every program reads: monotonic for intervals and deadlines,
  * real time for stamps people read.  Inline: the exitgen task code that
  * runs on a borrowed stack may call them (they are only clock_gettime). */

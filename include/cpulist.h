@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* CPU lists as the kernel writes them ("0-3,8") and taskstats wants them. */
 #ifndef COMMON_CPULIST_H
 #define COMMON_CPULIST_H

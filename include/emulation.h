@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Whether this machine is emulated, as tools/kernel-run says it is: it
  * exports EXITMON_EMULATED=tcg into a guest it cannot accelerate.  Timings
  * taken there prove a mechanism and are not comparable with native ones,

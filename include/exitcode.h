@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* How a task ended, from the kernel's ac_exitcode: the wait(2) status of
  * the task (exit_code in the kernel): the signal that killed it in the low
  * 7 bits, 0x80 when it dumped core, else the exit code in bits 8 to 15.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Which records are written: --comm GLOB, --tgid N, --uid N.  A tgid
  * record is judged by the identity of its group's last task. */
 #ifndef COMMON_FILTER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Writing records for people and programs: text, CSV (RFC 4180) and JSON
  * lines.  One column table drives all three, so the CSV header, the JSON
  * keys and the text layout can never disagree.  comm is untrusted bytes and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The record columns by name: the table every format writes from, and a
  * choice of columns (exitmon -F, --fields).  The table is COLUMNS in
  * src/common/columns.h; this is what other files see of it. */

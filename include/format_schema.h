@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The JSON Schema of exitmon's JSON lines records (exitmon --json-schema,
  * installed as exits.schema.json): every key, its type and its bounds,
  * made from the column table, so it describes exactly what format_json.c

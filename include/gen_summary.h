@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Keys of exitgen's --summary file (key=value, see kv.h) and of its
  * --json object: written by genreport.c, read by exitsweep.  A contract
  * between programs: add keys, never rename one. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* FNV-1a over bytes, for the programs' hash tables (exitstat's groups,
  * exitsweep compare's rows).  Inline: a group's key is hashed per record. */
 #ifndef COMMON_HASH_H

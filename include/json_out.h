@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The one JSON writer: exitmon's JSON lines records, exitgen's --json
  * summary and exitsweep's result file go through these functions, so
  * escaping and number rules are the same everywhere (exitstat's JSON lines

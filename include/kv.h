@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* key=value summary files, replaced atomically (temp file + rename) so a
  * reader never sees half a file. */
 #ifndef COMMON_KV_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Buffered line input over zlib, for the readers of exitmon's text
  * records (exitstat, exitsweep's cohort): plain and gzip'd files read
  * alike (gzip members one after another, as logrotate and cat leave

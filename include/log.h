@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Messages for people: one line, program name first, what went wrong and
  * what to do.  Only main() and start-up code call log_die(). */
 #ifndef COMMON_LOG_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exitmon's counters, defined once.  Each name is the key exitmon writes
  * in its --summary file (exitsweep reads those files: MON_KEY(name) gives
  * the key, and fails to compile for a name that is not a counter); the

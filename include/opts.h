@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One option-table machinery for every program: getopt_long's arrays and
  * --help are both generated from the program's table, so the help can never
  * disagree with the parser, and every program words its usage errors alike.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Checked parsing of every number a user gives us: range, suffix,
  * trailing junk.  Returns 0, or -EINVAL (not a number / junk) or -ERANGE. */
 #ifndef COMMON_PARSE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Keys of exitprobe's --summary file (key=value, see kv.h): written by
  * exitprobe, read by exitsweep.  The per-class key is built from the class
  * names: ns_per_exit_<tgid_on|tgid_off>_<listener|nolistener>. */

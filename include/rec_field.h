@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The fields of struct taskstats as the rest of the code names them: one
  * id per field in struct order (enum rec_field) and each field's size.
  * Below both the record (record.h) and the kernel's layouts (tsabi.h),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One normalised exit record, whatever struct taskstats version the kernel
  * sent, and the parser that makes it from a generic netlink message.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Reading exitmon's CSV and JSON lines back into struct exit_record: the
  * inverse of format.c, driven by the same column table (columns.h).
  *

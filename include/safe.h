@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Opening output files so that a root process never follows a link that
  * someone else planted.  Every path component is walked with openat() and
  * O_NOFOLLOW; a symbolic link (in a directory or as the last component) is

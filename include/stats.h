@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Small-sample statistics for benchmark results: location, spread,
  * Student-t confidence intervals, Welch's test, and overhead percentages.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The signals that ask a program to stop: every signal whose default action
  * ends the process, less those the kernel raises for a fault.  exitgen and
  * exitprobe wait for (or pass on) exactly this set, so that none of them

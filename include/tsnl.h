@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The taskstats generic netlink family, in one vocabulary over libnl:
  * resolving the family, registering and deregistering a listener, waiting
  * for the kernel's ack (with its extended-ack text), walking the netlink

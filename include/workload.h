@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The workload vocabulary shared by exitgen (which runs it) and exitsweep
  * (which checks its own --work and --shape values with the same parser). */
 #ifndef COMMON_WORKLOAD_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The test tiers: every target that runs tests, and its variables.
 # Included last from the main Makefile, after tests/fuzz/fuzz.mk (whose
 # SANITIZE_BINS and FUZZ_SMOKE_BINS check-build names); uses the main
@@ -12,11 +13,13 @@
 #                 (tools/include-graph over the built objects; python3)
 #   lint-deps     every tool a tier's tests look up (command -v) is installed
 #                 by that tier's deps step (tools/deps-lint; no network)
+#   lint-licence  every source file says GPL-2.0-or-later on an SPDX line
+#                 (tools/licence-lint; git)
 #   instr-gate    exitmon --replay's instructions per record, per case, rose
 #                 no more than 2% over tests/bench/instr-baseline (valgrind)
 #   e2e           the programs on the real kernel, tests/e2e/: each file once,
 #                 the busy tier's beside an exit-heavy load (root, taskstats)
-#   check         all eight, the package built beside the fuzz smoke (root)
+#   check         all nine, the package built beside the fuzz smoke (root)
 #   check-build   builds all that check runs, in parallel (libraries, clang)
 #   test          deps, check-build, check: CI's first step (in the Makefile)
 #   test-busy     e2e's second half alone: the "# tier: busy" files under
@@ -33,7 +36,7 @@
 # is truly absent; CI (.ci/run: test, test-kernels, test-systemd,
 # test-fleet) fails on any skip.
 
-.PHONY: unit lint-man lint-layout lint-deps instr-gate instr-baseline e2e check check-build fuzz-smoke-beside-deb deb-prebuild \
+.PHONY: unit lint-man lint-layout lint-deps lint-licence instr-gate instr-baseline e2e check check-build fuzz-smoke-beside-deb deb-prebuild \
         test-busy test-kernels test-kernels-rig test-kernels-suite test-systemd test-fleet
 
 unit: $(UNIT_BINS)
@@ -46,6 +49,9 @@ lint-layout: all
 # each lookup held to the package lists of tools/deps.sh.
 lint-deps:
 	$(Q)tools/deps-lint
+
+lint-licence:
+	$(Q)tools/licence-lint
 
 # The collector's performance gate: callgrind's instructions per record of
 # exitmon --replay, per case, against the committed baseline; a rise of
@@ -74,10 +80,10 @@ e2e: all $(B)/bench/floor
 	  $(MAKE) --no-print-directory test-busy || rc=1; exit $$rc
 
 # Every tier: unit tests (no privileges), the sanitizers, man page lint,
-# the layout, the deps lists, the instruction gate, end-to-end tests against the real
+# the layout, the deps lists, the licence lines, the instruction gate, end-to-end tests against the real
 # kernel (they skip, exit 77, only where taskstats or CAP_NET_ADMIN is
 # truly absent).
-check: all unit sanitize fuzz-smoke-beside-deb lint-man lint-layout lint-deps instr-gate e2e
+check: all unit sanitize fuzz-smoke-beside-deb lint-man lint-layout lint-deps lint-licence instr-gate e2e
 
 # Side by side, where nothing measures time: the three fuzz smoke targets,
 # and the package (80-deb-package.t, then make test-systemd, install the

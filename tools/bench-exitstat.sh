@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make bench-exitstat: exitstat's reading speed against a plain awk summary
 # of the same file, measured side by side.
 #

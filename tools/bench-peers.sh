@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Builds the kernel's own taskstats sample listeners, getdelays and procacct
 # (tools/accounting in the kernel source), for the peers part of make bench
 # (tools/bench.sh), which measures them beside exitmon and the floor.

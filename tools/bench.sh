@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make bench: what the collector costs the workload, measured side by side.
 #
 # The generator's peak thread-exit rate (one spawner per CPU) with no

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # busy-load.sh COMMAND [ARG...]: run COMMAND beside an exit-heavy load of
 # other work, the way a kernel developer's machine is busy during `make
 # test` (make test-busy).  The load starts before COMMAND and is killed

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # `make demo`: a one-minute sweep (exitsweep --quick), its plot as demo.svg
 # (and demo.png beside it when rsvg-convert is there to draw one), and at
 # the end where the plot is and what the headline numbers say.

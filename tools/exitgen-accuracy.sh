@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Rate accuracy of exitgen's open-loop pacing: measure the flat-out rate of
 # each shape (median of 5 runs), then run targets at fractions of it and
 # print achieved rate, error and lateness.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Sourced by tools/exitgen-*.sh: exitgen's path, a scratch folder, the
 # options every script takes (-d SECONDS, -w WORKERS), one run's achieved
 # rate, and quantiles.  A script sets secs, workers and USAGE first.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # How close does `exitgen --rate max` come to a bare create-and-join loop
 # of the same shape (`exitgen --baseline`)?  Runs both in ABBA blocks
 # (baseline, max, max, baseline) so drift on a noisy machine cancels out,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The exitprobe figures of docs/results/ (2026-12-02-exitprobe-classes.md
 # and 2026-12-02-exitprobe-cost.md), as commands (run as root):
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # `make deb`: build build/deb/exitmon_<VERSION>_<arch>.deb with debhelper
 # from a clean export of the committed tree (git archive HEAD: uncommitted
 # changes are not packaged), tools/debian copied to debian/ there.

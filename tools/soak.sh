@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make soak: millions of exits at a high rate with exitmon writing CSV.
 # Reports records lost (must be 0), the collector's RSS at start and end
 # (must stay flat) and its CPU time per record.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* pcap files of raw netlink messages (LINKTYPE_NETLINK). */
 #include "capture.h"
 

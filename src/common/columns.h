@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The record columns, one table for every writer and reader: the CSV header,
  * the JSON keys, the text layout and the readers that turn CSV and JSON
  * lines back into records are all generated from COLUMNS below, so the

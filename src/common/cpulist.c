@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Parsing and printing of kernel CPU lists. */
 #include "cpulist.h"
 

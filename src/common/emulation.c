@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* EXITMON_EMULATED and EXITMON_CLOCK, as tools/kernel-run sets them. */
 #include "emulation.h"
 

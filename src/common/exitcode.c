@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* How a task ended, from its wait status (exitcode.h). */
 #include "exitcode.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Text, CSV and JSON lines output of exit records: the snprintf-like entry
  * points over each wire format's writers (format_csv.c, format_json.c,
  * format_text.c, through format_wire.h).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The column table as data (names, kinds, text widths: generated from
  * COLUMNS in columns.h) and the choice of columns a user asks for. */
 #include "format_cols.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* CSV (RFC 4180): the header row and the records, every column or a
  * choice of them.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* JSON lines (RFC 8259): one object per record, every column or a choice
  * of them, keys in the column table's order; no header.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Appending to a line: decimal integers with their separator, bytes and
  * literals, and a command name that no format needs to escape.  Private to
  * the writers (format*.c), all inline: every column of every record goes

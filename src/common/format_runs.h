@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Runs of zeros, for the CSV and JSON lines writers (private to them).
  * Many columns side by side in the table are 8-byte fields side by side
  * in the struct (the delay counts and totals, the peaks, the I/O figures),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The JSON Schema of the JSON lines records, from the column table. */
 #include "format_schema.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the writers read (private to format*.c): a normalised record or a
  * view of the kernel's bytes, behind one set of inline accessors, and a
  * column's value from either with its separator. */

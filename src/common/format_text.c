@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Text, for people: a header and a fixed-width line per record with the
  * important columns (those with a text width in COLUMNS) and comm last, so
  * that its escaped length never shifts the others.

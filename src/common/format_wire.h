@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Between format.c's entry points and the writers of each wire format
  * (format_csv.c, format_json.c, format_text.c), private to them: the
  * column table, each column's index in it, and what each format writes.

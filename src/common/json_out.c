@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The one JSON writer (see json_out.h). */
 #include "json_out.h"
 

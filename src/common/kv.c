@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* key=value files: written in memory and replaced atomically, read back. */
 #include "kv.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Buffered line input over zlib (see linein.h). */
 #include "linein.h"
 

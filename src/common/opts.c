@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Option tables to getopt_long and to --help; one wording for errors. */
 #include "opts.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* One checked parser for every number that comes from a user. */
 #include "parse.h"
 

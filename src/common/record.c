@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Versioned parse of taskstats exit messages: checked once into views of
  * the kernel's bytes (struct exit_view, the collector's), or into struct
  * exit_record (the readers').  The layouts are in tsabi.h; we pick one by

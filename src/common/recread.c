@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* CSV and JSON lines back into records (see recread.h): the reader's state,
  * which columns to decode, the note of unknown ones; the formats themselves
  * are in recread_csv.c and recread_json.c, over recread_cols.c. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* What both wire formats' readers share (recread_csv.c, recread_json.c):
  * the column table, our column by name, and the values into the record.
  * Every value is checked: digits only, no overflow, strings within their

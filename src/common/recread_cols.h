@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the two wire formats' readers (recread_csv.c, recread_json.c) share,
  * from recread_cols.c: the column table, the names of a file's columns, and one
  * value at a time into the record. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* CSV rows back into records (see recread.h): the header names the
  * columns, RFC 4180 quoting (a quoted field may span lines). */
 #include "recread.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* JSON lines back into records (see recread.h): one object a line, its
  * keys naming the columns; an unknown key's value is skipped whole. */
 #include "recread.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Symlink-safe opening of output files: see safe.h for the rules. */
 #include "safe.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Small-sample statistics: see stats.h for the definitions used. */
 #include "stats.h"
 

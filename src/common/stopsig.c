@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The one list of the signals that ask a program to stop. */
 #include "stopsig.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* struct taskstats as the kernel lays it out, for the two files that read
  * its bytes: the parser (record.c) and the writers that format straight
  * from them (format.c).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The taskstats family over libnl: messages, attributes, the socket. */
 #include "tsnl.h"
 #include "clock.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Parsers and names of the workload vocabulary (see workload.h). */
 #include "workload.h"
 

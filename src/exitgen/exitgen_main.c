@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* exitgen: make tasks exit at a controlled rate, in a chosen shape, so that
  * the cost of exit accounting can be measured against the exit rate. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* exitgen's report as one key list, in three forms: see genreport.h. */
 #include "genreport.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exitgen's report: one ordered list of key/value pairs, printed as text,
  * as one JSON object, or written atomically as key=value lines.  The keys
  * are a contract with exitsweep: add, never rename. */

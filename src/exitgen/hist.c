@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Log-linear histogram: see hist.h. */
 #include "hist.h"
 

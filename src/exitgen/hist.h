@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Log-linear histogram of nanosecond durations: exact below 128 ns, then 64
  * buckets per power of two (under 1.6% relative error), any u64 value, no
  * allocation.  One per thread; merge at the end (no locking). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Open-loop pacing against absolute deadlines: see pace.h. */
 #include "pace.h"
 #include "clock.h"

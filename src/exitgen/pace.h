@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Open-loop pacing: task i is due at an absolute deadline fixed when the
  * run starts, start + (i + 1) / rate, whatever happened to task i - 1, so
  * lateness never accumulates into drift.  Spawner threads share one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The run as a whole: set up, start the spawner threads, wait for them or
  * for a signal to stop, reap and kill everything, account.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exitgen's engine: create tasks of one shape that exit on a schedule,
  * reap them, and account for what happened.  main() parses options into a
  * spawn_config (spawn_config.h), calls spawn_run() and prints the

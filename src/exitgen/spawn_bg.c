@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The classic lifecycle setting: idle background children that live for
  * the whole run, and a shared file mapping touched before any task is
  * made (fork must then deal with a large address space). */

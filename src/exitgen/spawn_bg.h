@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Background children and the shared mapping (spawn_bg.c). */
 #ifndef EXITGEN_SPAWN_BG_H
 #define EXITGEN_SPAWN_BG_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* A cohort: N identical tasks, all made first and held at one start line,
  * released together; each notes when its work ended.  The spread of those
  * times shows how fairly the scheduler shared the machine among them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A cohort (spawn_cohort.c): N tasks released together. */
 #ifndef EXITGEN_SPAWN_COHORT_H
 #define EXITGEN_SPAWN_COHORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What a run is asked to do and why it stops: the vocabulary the public
  * spawn.h and every spawn_*.c below it share.  main() fills a spawn_config
  * from the options; the spawners read it while the run lasts. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The run's shared context: the first reason to stop, the start line of
  * the batch spawners, and the origin of the clock. */
 #include "spawn_ctx.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The state every spawner thread shares with the main thread for one run
  * (spawn_ctx.c): the configuration and plan, the schedule, why the run
  * stops, the start line and the clock. */

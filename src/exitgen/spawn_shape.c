@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Task slots and the four shapes: how a task is made, released, reaped.
  *
  * A slot is a task_ctl in MAP_SHARED memory plus, for the CLONE_VM shapes,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Task slots and the four shapes (spawn_shape.c): how a task is made,
  * released, reaped. */
 #ifndef EXITGEN_SPAWN_SHAPE_H

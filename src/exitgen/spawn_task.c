@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* What runs inside an exiting task: name itself, do the work, meet the
  * spawner, exit.
  *

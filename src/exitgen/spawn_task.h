@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What runs inside an exiting task (spawn_task.c), and what it shares with
  * the spawner: the plan every task reads and the control block of its
  * slot.  The task makes raw system calls only (see spawn_task.c). */

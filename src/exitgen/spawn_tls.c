@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* A thread pointer for CLONE_VM children.
  *
  * A child made with CLONE_VM but without CLONE_SETTLS keeps the spawner

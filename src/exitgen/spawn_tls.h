@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A thread pointer lent to CLONE_VM children (spawn_tls.c). */
 #ifndef EXITGEN_SPAWN_TLS_H
 #define EXITGEN_SPAWN_TLS_H

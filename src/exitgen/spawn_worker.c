@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* A spawner thread's state and loops (spawn.c starts the thread, and runs
  * a cohort through spawn_cohort.c instead): take the next deadline from
  * the shared schedule, sleep until it, make (or release) one task, reap.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A spawner thread's own state and its loops (spawn_worker.c). */
 #ifndef EXITGEN_SPAWN_WORKER_H
 #define EXITGEN_SPAWN_WORKER_H

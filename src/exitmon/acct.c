@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The records' own metrics, counted per shard and merged (acct.h). */
 #include "acct.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What --metrics counts of the records themselves: exits by outcome,
  * exits, CPU and delays per command (the top N by CPU, the rest as
  * "other"), and histograms of CPU and of each delay per exit.

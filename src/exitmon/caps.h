@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* CAP_NET_ADMIN handling through libcap: the collector needs it only for
  * the netlink requests that register and deregister the listener. */
 #ifndef EXITMON_CAPS_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Raw datagrams in, counted records out. */
 #include "collector.h"
 

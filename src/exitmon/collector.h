@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The collector's pipeline: raw datagram -> capture -> parse -> filter ->
  * output, with every record and every loss counted. */
 #ifndef EXITMON_COLLECTOR_H

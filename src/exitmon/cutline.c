@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Ending a line an earlier run left cut short (see cutline.h). */
 #include "cutline.h"
 

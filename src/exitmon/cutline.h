@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* How exitmon ends a line an earlier run left cut short at the end of the
  * file it appends to.  The file is never cut back: a shipper following it
  * may hold the cut bytes already, and a file cut back and then appended to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* exitmon: the taskstats exit-record collector. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Metrics as Prometheus text; names are documented in exitmon(8). */
 #include "metrics.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Prometheus text exposition for node_exporter's textfile collector. */
 #ifndef EXITMON_METRICS_H
 #define EXITMON_METRICS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What exitmon was asked to do: the options, parsed and checked. */
 #ifndef EXITMON_MON_CONFIG_H
 #define EXITMON_MON_CONFIG_H

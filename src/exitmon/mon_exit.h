@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exitmon's own exit statuses, one per way start-up can fail (exitmon(8)
  * EXIT STATUS); the ones every program shares are in log.h. */
 #ifndef EXITMON_MON_EXIT_H

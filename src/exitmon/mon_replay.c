@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* --replay: every packet of a capture file through the collector's
  * pipeline, then the report a live run gives. */
 #include "mon_replay.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exitmon --replay: a capture file through the collector's pipeline. */
 #ifndef EXITMON_MON_REPLAY_H
 #define EXITMON_MON_REPLAY_H

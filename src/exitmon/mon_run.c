@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The collector's life: start, verify, loop, stop.  The receive work is
  * done by the shards' threads; this thread owns signals, timers and
  * reports.  Start-up and its failures are in mon_start.c, --replay in

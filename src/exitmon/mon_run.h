@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The collector's run: register, verify, receive until told to stop,
  * deregister, and report.  Used by exitmon's main(). */
 #ifndef EXITMON_MON_RUN_H

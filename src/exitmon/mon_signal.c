@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The signals exitmon answers: SIGINT and SIGTERM stop it, SIGHUP reopens
  * the output, SIGUSR1 prints the counters; SIGPIPE is ignored. */
 #include "mon_signal.h"

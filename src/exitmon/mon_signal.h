@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The signals exitmon answers, as flags the handler sets: start-up's
  * self-check, the run loop and the replay read them. */
 #ifndef EXITMON_MON_SIGNAL_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The collector's files: the pid file, the capture, the output, checked
  * and opened as the user that will write them; removed again when start-up
  * fails. */

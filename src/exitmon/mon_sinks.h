@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The collector's files, for start-up and --replay alike. */
 #ifndef EXITMON_MON_SINKS_H
 #define EXITMON_MON_SINKS_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The collector's start-up: open the shards, drop privileges, open the
  * sinks, register, self-check, start the threads, write the pid file.
  * Each failure maps to one message and one exit status (enum exit_status). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The collector's start-up. */
 #ifndef EXITMON_MON_START_H
 #define EXITMON_MON_START_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* What the files of the collector's life share: its wiring. */
 #include "mon_state.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The collector's state, shared by the files of its life: mon_run.c (the
  * loop and shutdown), mon_start.c (start-up), mon_sinks.c (its files) and
  * mon_replay.c (--replay). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* systemd's readiness protocol (Type=notify), without libsystemd: one
  * datagram to $NOTIFY_SOCKET.  A no-op when not started by systemd. */
 #ifndef EXITMON_NOTIFY_H

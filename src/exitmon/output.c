@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Buffered, whole-line record output that never blocks the collector. */
 #include "output.h"
 

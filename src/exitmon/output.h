@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The record writer: whole lines only, buffered, never blocking the
  * collector.  A failed write (disk full, reader gone) is counted per record;
  * the rest of a line written in part to a file is written first when the

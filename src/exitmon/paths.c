@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Start-up checks of the files named on the command line. */
 #include "paths.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Start-up checks of the files named on the command line: no file named
  * twice (by device and inode, not by spelling), and every replaced file
  * (summary, metrics) writable by the user that will write it. */

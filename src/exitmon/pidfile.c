@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The pid file, locked for the life of the process. */
 #include "pidfile.h"
 

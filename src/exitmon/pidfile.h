@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The pid file: created and locked (flock) at start-up for the life of the
  * process, so a second instance is refused instead of taking it over; the
  * pid is written once records flow; removed at exit. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Dropping to CAP_NET_ADMIN alone, after the order chrony uses: keep
  * capabilities across setuid, switch ids, then cut every set. */
 #include "privs.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Least privilege for the long-running collector: whatever it started
  * with (root, a file capability, an ambient capability), it ends holding
  * CAP_NET_ADMIN in the permitted set only, raised into the effective set

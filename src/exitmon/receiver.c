@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Batched and per-record receive loops and the socket's loss counters. */
 #include "receiver.h"
 

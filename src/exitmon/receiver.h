@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Receiving from the listener socket: batched non-blocking drains with
  * recvmmsg (the default), or one blocking receive per record (--wakeup, the
  * getdelays/exit_recv way), and the socket's own loss accounting. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Stats line, final line and summary file. */
 #include "report.h"
 

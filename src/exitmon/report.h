@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the collector tells people and scripts: the periodic stats line, the
  * final summary line, and the key=value --summary file. */
 #ifndef EXITMON_REPORT_H

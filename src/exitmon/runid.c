@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The run id: --run-id, systemd's invocation id, or random. */
 #include "runid.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The run id every record carries in its run column: 128 bits, written as
  * REC_RUN_HEX lowercase hex digits, new for every start of the collector
  * (live or --replay), so that (run, seq) names one record for good. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* A listener socket with its own receive thread. */
 #include "shard.h"
 #include "clock.h"

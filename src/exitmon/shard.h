@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One listener socket and the thread that drains it, registered for a
  * group of CPUs.  --shards N splits the CPUs among N of them so that one
  * socket and one core never limit a machine with hundreds of CPUs. */

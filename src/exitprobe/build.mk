@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # exitprobe's BPF side: bpf/exitprobe.bpf.c (a folder of its own, so the
 # program rule's *.c does not take it for host code) compiled for the BPF target (CO-RE,
 # minimal type definitions in probe_core.h: no kernel headers needed), then

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* exitprobe: what taskstats_exit() costs inside the kernel, per exit and
  * per class of exit, for the exits of a command (or of the machine). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What the BPF programs (exitprobe.bpf.c) and user space share: the
  * counters' layout and the sizes of the tables user space fills in.
  * Fixed-width kernel types only; both sides define __u32/__u64 first. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Loading and attaching exitprobe's BPF programs, choosing the method,
  * and reading the counters back. */
 #ifndef EXITPROBE_PROBE_BPF_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Where this CPU's taskstats listener list is.  listener_array is a
  * static per-CPU variable: without CONFIG_KALLSYMS_ALL it has no symbol
  * address, but the kernel's BTF lists every per-CPU variable with its

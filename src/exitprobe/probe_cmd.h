@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Running COMMAND under the probe: it is forked first and held until the
  * probe tracks its pid, so not one of its exits is missed; then it execs.
  * While it runs exitprobe ignores SIGINT and SIGQUIT (the terminal sends

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* From counts to nanoseconds per exit, with 95% intervals.
  *
  * Sample method: a cpu-clock sampler fires after every period of CPU

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Kernel function address ranges from /proc/kallsyms: taskstats_exit()
  * and the functions it calls, each mapped to a probe_callee.  A range ends
  * where the next text symbol starts. */

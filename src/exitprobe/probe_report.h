@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exitprobe's results: the --summary file (keys in probe_summary.h) and
  * the report for people. */
 #ifndef EXITPROBE_PROBE_REPORT_H

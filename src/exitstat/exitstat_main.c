@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* exitstat: what exitmon's records say, summarised the way sa(8) does for
  * acct(5), or listed the way lastcomm(1) does. */
 #include <errno.h>

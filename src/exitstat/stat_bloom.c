@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The scalable Bloom filter of folded keys (see stat_bloom.h). */
 #include "stat_bloom.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A Bloom filter that grows with what is put in it (a scalable Bloom
  * filter): exitstat's memory of the group keys it folded into other, so
  * that a group which comes back is marked partial (stat_group.c).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Grouping and the statistics of a group (see stat_group.h). */
 #include "stat_group.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Summaries: records folded into one line per group (comm, uid, tgid or
  * executable).  Memory follows the number of groups, never the number of
  * records: at most max groups are held (dense, in chunks,

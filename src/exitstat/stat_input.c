@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Reading inputs (see stat_input.h).  The text formats through the one
  * buffered line reader over zlib (linein.c); pcap goes to capture.c's
  * reader through a stdio stream over the same stream, and each packet

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exitstat's inputs: exitmon's CSV, JSON lines and pcap captures, plain or
  * gzip'd (zlib reads both alike), from files or standard input ("-").
  * Every record goes to one callback with the identity it is judged by:

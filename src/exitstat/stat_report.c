@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Summary tables and listings (see stat_report.h). */
 #include "stat_report.h"
 

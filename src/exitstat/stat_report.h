@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Writing what exitstat found: the summary table (people), CSV or JSON
  * lines (scripts, exact integers under exitmon's names), and the
  * lastcomm-style listing of single records. */

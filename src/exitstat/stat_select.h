@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Which records exitstat looks at: exitmon's filters (command glob, user)
  * plus exit code, killed by a signal, and a window on exit time. */
 #ifndef EXITSTAT_STAT_SELECT_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* User names, one lookup per uid (see stat_user.h). */
 #include "stat_user.h"
 

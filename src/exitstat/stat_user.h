@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* User names for uids, looked up once per uid: getpwuid() may open
  * /etc/passwd or ask a directory server over the network each time, and a
  * listing has a line per record.  The table grows with the uids seen (a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # exitsweep looks for exitmon (and exitprobe) in the sbin directory they
 # are installed into, not only next to itself and in PATH.  The stamp holds
 # the SBINDIR of the last build, so `make install PREFIX=/usr` after a

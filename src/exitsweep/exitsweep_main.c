@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* exitsweep: what taskstats costs the exiting workload, across exit rates,
  * tgid accounting, listeners and delay accounting -- exitmon and exitgen
  * driven as separate processes over a shuffled matrix of runs.  Here: the

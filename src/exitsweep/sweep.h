@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exitsweep's data model: the matrix of cells, the runs and their measured
  * values.  Everything is generic over "dimensions" (the axes of the matrix)
  * and "metrics" (the numbers one run yields), so planning, statistics,

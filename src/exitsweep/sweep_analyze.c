@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Per-cell statistics and comparisons. */
 #include "sweep_analyze.h"
 

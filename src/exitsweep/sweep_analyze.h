@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* From runs to numbers worth printing: per-cell means and 95% intervals,
  * and the comparisons -- overhead in percent of one value of a dimension
  * over another (tgid on over off, a listener over none, delay accounting

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Argument vectors of the programs a run starts (exitmon, exitgen,
  * exitprobe), built one argument at a time in fixed storage. */
 #ifndef EXITSWEEP_SWEEP_ARGV_H

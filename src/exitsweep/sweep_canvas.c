@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The gnuplot side of --plot: series files, panels and their axes, the
  * keys' room, the terminal, and gnuplot run into the scratch directory. */
 #include "sweep_canvas.h"

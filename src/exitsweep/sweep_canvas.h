@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The gnuplot side of --plot, which knows nothing of sweeps: a script of
  * stacked panels, each with series of "x y lo hi label" points (error
  * bars), drawn by gnuplot and put into place through the safe open. */

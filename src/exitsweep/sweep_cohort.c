@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Cohort exit times, groups and delays. */
 #include "sweep_cohort.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The cohort kind: N identical workers released together.  exitgen says
  * when they finished and how the finish times group (the 2005 "they finish
  * in pairs" case); exitmon's records add each worker's CPU and block-I/O

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Side-by-side comparison of result files. */
 #include "sweep_compare.h"
 

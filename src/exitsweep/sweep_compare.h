@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `exitsweep compare A.json B.json ...`: several machines or kernels side
  * by side -- one column per file, rows lined up by what was measured. */
 #ifndef EXITSWEEP_SWEEP_COMPARE_H

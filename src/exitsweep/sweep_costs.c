@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The cost tables of an overhead sweep. */
 #include "sweep_costs.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The main table of an overhead sweep: what exit accounting costs, in the
  * units the question is asked in -- ns per exit inside the kernel for tgid
  * accumulation and for a listener (and what share of a whole exit that

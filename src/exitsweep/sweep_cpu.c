@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Machine CPU time and the kernel's tick rate. */
 #include "sweep_cpu.h"
 

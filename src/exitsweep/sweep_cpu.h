@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* CPU time of the whole machine from /proc/stat, and the kernel's tick
  * rate: machine_cpu_us_per_exit takes in what exitgen's getrusage cannot
  * see (the collector, softirq work, the other CPU), and the tick rate says

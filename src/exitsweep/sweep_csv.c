@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* CSV result file. */
 #include "sweep_csv.h"
 

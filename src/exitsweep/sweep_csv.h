@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --csv FILE: one row per run and one per cell (column "row" says
  * which), every row carrying the machine it ran on, so files from several
  * machines can simply be concatenated. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The dimensions of the matrix: names, headings, which vary. */
 #include "sweep_dim.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The dimensions of the matrix by name: their names in files and keys
  * ("rate"), their table headings ("Rate"), whether a sweep varies one, and
  * which of them tell a table's rows apart. */

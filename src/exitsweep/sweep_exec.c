@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The processes of a run: their scratch files, the collector started
  * (its argument vector: sweep_argv.c), awaited until ready and stopped, a
  * child's failure in words, and the alarm that bounds a run (what a run

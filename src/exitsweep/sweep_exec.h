@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The processes of one run (sweep_exec.c): what a run needs to know of
  * the sweep (struct run_env), the run's files in the scratch directory,
  * exitmon's start, readiness and stop, and the alarm that bounds a run. */

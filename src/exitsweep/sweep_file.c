@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Whole files into memory. */
 #include "sweep_file.h"
 

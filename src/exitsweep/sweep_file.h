@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Whole files into memory: gnuplot's picture before it goes into place,
  * a result file before compare parses it, kernel config text. */
 #ifndef EXITSWEEP_SWEEP_FILE_H

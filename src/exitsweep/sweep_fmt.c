@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Numbers as the sweep's tables print them. */
 #include "sweep_fmt.h"
 

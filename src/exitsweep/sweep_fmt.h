@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Numbers as the sweep's tables print them: significant digits, a
  * difference or a percentage with its confidence interval. */
 #ifndef EXITSWEEP_SWEEP_FMT_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* JSON result file, written with json_out in json-c's pretty layout (the
  * layout the file always had; tests and `exitsweep compare` read it back
  * with json-c: sweep_json_load.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --json FILE: the whole sweep as one JSON document -- machine, matrix,
  * every run, every cell, the comparisons and a flat "summary" list that
  * `exitsweep compare` lines up across files.  Written with json_out. */

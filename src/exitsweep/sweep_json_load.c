@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* A result file read back for `exitsweep compare`: parsed with json-c,
  * the whole file one JSON value, and checked to be a result file (its
  * format key) before any figure is read (written: sweep_json.c). */

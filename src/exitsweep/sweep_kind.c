@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* What each kind of sweep varies and measures: names and membership
  * tables, nothing else. */
 #include "sweep.h"

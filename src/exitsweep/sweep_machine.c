@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Machine description. */
 #include "sweep_machine.h"
 

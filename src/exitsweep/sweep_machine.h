@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The machine a sweep ran on, recorded in every result file: results are
  * only worth keeping if they say which kernel and hardware made them. */
 #ifndef EXITSWEEP_SWEEP_MACHINE_H

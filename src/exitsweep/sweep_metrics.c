@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The names, units and headings of the metrics, on either clock. */
 #include "sweep_metrics.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What each metric is called and measured in: the column and key names,
  * units and table headings of run->v[] (enum sweep_metric, sweep.h), on
  * the host's clock or on the instruction clock. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* exitsweep's options: the one table behind getopt_long and --help, the
  * raw values kept until the kind is known, then each kind's defaults,
  * --quick's and what the user gave, checked, into the sweep's config. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exitsweep's options (sweep_opts.c): parse the command line, then fill
  * the config once the kind is known.  Usage errors exit 2 here. */
 #ifndef EXITSWEEP_SWEEP_OPTS_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Matrix and run order. */
 #include "sweep_plan.h"
 

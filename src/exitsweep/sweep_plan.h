@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The sweep plan: the matrix of cells from the option lists, and the run
  * order -- every cell once per round, each round shuffled with a seeded
  * generator, so slow drift of the machine spreads over all cells alike. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* What --plot draws: the panels a kind's results support and their data
  * series (the drawing itself is sweep_canvas.c). */
 #include "sweep_plot.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* --plot FILE.svg through gnuplot: overhead against exit rate (one panel
  * per comparison, 95% intervals as error bars) and loss against exit rate;
  * for reap the three ostest figures against background children; for

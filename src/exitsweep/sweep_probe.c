@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Reading exitprobe's summary. */
 #include "sweep_probe.h"
 

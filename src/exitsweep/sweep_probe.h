@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* exitprobe around each overhead run: what taskstats_exit() cost inside
  * the kernel, and what the exits met (tgid accumulator, listeners).  The
  * summary keys are exitprobe's contract, include/probe_summary.h. */

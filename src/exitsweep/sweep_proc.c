@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Child process helpers. */
 #include "sweep_proc.h"
 #include "clock.h"

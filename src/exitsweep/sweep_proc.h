@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Child processes: find the programs, start them with redirections, wait
  * for them (interruptibly), describe how they ended. */
 #ifndef EXITSWEEP_SWEEP_PROC_H

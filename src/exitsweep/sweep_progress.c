@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Progress line and time left. */
 #include "sweep_progress.h"
 #include "clock.h"

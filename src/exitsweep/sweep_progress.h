@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Progress on standard error while a sweep runs: run i of n, its cell,
  * time elapsed and an estimate of the time left (from the runs done so
  * far, per cell; before a cell has run, from its expected length). */

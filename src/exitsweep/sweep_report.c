@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Text tables of a sweep. */
 #include "sweep_report.h"
 

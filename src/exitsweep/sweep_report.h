@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The text report on standard output: machine and matrix, the 2006-style
  * overhead tables (one per comparison), the loss table and the per-cell
  * means. */

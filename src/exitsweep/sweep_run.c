@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* One cell's run: what exitgen is asked to do for each kind, exitmon (if
  * the cell listens) around it, exitprobe around it (overhead), and the
  * summaries into the run's metrics.  The processes themselves are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One run: set delay accounting, start exitmon and wait until it is ready
  * (unless the cell has no listener), run exitgen to completion, stop
  * exitmon, and turn the two summaries into the run's metrics. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Signal handling for the sweep. */
 #include "sweep_signal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Interrupts: the first SIGINT/SIGTERM/SIGHUP/SIGPIPE forwards SIGTERM to
  * the running children and sets sweep_signal_interrupted, so the main loop
  * unwinds (children reaped, delay accounting restored, signal re-raised);

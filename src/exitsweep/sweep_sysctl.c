@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Save, set and restore kernel.task_delayacct. */
 #include "sweep_sysctl.h"
 

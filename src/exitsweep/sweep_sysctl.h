@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* kernel.task_delayacct: save the value at start, set it per run, and put
  * the original back -- at the end, on error (atexit) and on a signal. */
 #ifndef EXITSWEEP_SWEEP_SYSCTL_H

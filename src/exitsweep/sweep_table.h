@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Plain text tables: columns sized to their widest cell, numbers right
  * aligned, a rule under the heading.  Used by the report and compare. */
 #ifndef EXITSWEEP_SWEEP_TABLE_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The scratch directory and its watcher. */
 #include "sweep_tmpdir.h"
 

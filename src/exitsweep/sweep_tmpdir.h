@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The sweep's scratch directory, $TMPDIR/exitsweep.XXXXXX (mode 0700):
  * the runs' summaries and pid files, gnuplot's data and picture.  Removed
  * at exit and after an interrupt by exitsweep; when exitsweep dies without

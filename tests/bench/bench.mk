@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Measurement commands, not test tiers: `make check` runs none of them
 # (tests/e2e/50-bench-soak-smoke.t runs bench.sh tiny so they keep
 # working).  Included from the main Makefile; uses ALL_CFLAGS, LIBS, B and

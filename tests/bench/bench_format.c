@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* How much CPU the collector spends per record parsing and formatting:
  * parse a pid+tgid message (v16, as the development kernel sends), then
  * format each record, many times over, timed with the process CPU clock.

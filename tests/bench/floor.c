@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The floor of what any taskstats collector can spend per record: register
  * for every possible CPU, drain the socket with recvmmsg every 10 ms and
  * discard what arrives.  Run next to exitmon, it receives exactly the same

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The collector's performance gate (make instr-gate, run by make check):
 # callgrind's instructions per record of `exitmon --replay`, per case,
 # against the committed baseline (tests/bench/instr-baseline).  A rise of

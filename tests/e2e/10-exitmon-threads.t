@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tier: busy
 # A process that runs N threads and exits yields exactly N+1 pid records
 # with its tgid and exactly one tgid record.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tier: busy
 # N single-threaded processes yield N pid records and no tgid record; the
 # records carry the right identity and exit status.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tier: busy
 # With the collector stopped (SIGSTOP) and a small receive buffer, a burst
 # of exits overflows the queue: every message sent to the collector is

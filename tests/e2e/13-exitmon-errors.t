@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Each start-up failure gives one clear line and its own exit status.
 . "$(dirname "$0")/lib.sh"
 need_taskstats

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Signals and self-stopping: SIGHUP reopens the output (rotation), SIGUSR1
 # prints the stats line, SIGTERM stops cleanly, --count and --duration stop;
 # under --count every record received is counted once: matched, filtered or

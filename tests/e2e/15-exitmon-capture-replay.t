@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # --capture stores the raw messages; --replay parses them without
 # privileges and gives the same records, in every format.
 . "$(dirname "$0")/lib.sh"

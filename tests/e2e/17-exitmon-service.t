@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The collector as a service: least privilege however it is started, the
 # unit file checks out, readiness goes to systemd, metrics parse.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Faults: a full disk, a reader that stops or goes away, a SIGKILL.  The
 # collector keeps receiving and counting, reports what it could not write,
 # recovers, and leaves whole records only.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The collector's end-to-end run once under valgrind: no memory errors, no
 # leaks, live (threads and tgid records, two shards, capture) and replayed.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # exitgen's command line: every bad option or value is one line on stderr,
 # program name first, nothing on stdout, exit status 2; --help lists every
 # option of the man page; --version.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tier: busy
 # Open-loop pacing: a run keeps its promise, which is one of two: the
 # target rate within 1% with the exact number of exits, or, when the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # SIGINT and SIGTERM stop a run cleanly: everything made is released or
 # killed and reaped, background children are killed, the report says what
 # was done, and no child is left behind, zombie or orphan.  So does every

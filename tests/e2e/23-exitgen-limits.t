@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The kernel refusing more tasks (here RLIMIT_NPROC, for an unprivileged
 # user; root is exempt) stops a run cleanly: exit status 1, one line saying
 # why and how many tasks were made, a full report with stopped_by=limit,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tier: busy
 # The classic lifecycle tests and the other modes: background children,
 # the shared mapping, cohorts, batches, kill and reap, work that writes.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tier: busy
 # Every exitgen shape yields exactly the pid and tgid records it should,
 # as seen by a real exitmon filtering on the run's tag.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Every example in exitgen(1) runs as printed, and the page is lint clean.
 . "$(dirname "$0")/lib.sh"
 [ -x "$EXITGEN" ] || { echo "Bail out! $EXITGEN not built"; exit 1; }

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tier: busy
 # --work sync: tasks wait for their writes to reach the disk, so with delay
 # accounting on their exit records carry block I/O waits; plain write: does

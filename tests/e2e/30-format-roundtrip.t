@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Round trip of hostile comm bytes through the output formats, read back with
 # standard readers (Python's csv and json modules), not with our own code.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tier: busy
 # Real tasks with hostile names, through the real kernel and the collector:
 # standard CSV and JSON readers get the exact bytes back, and the text

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Captures from real kernels replay to the same records, byte for byte, as
 # when they were recorded: this machine's (real-v16) and one from each of
 # Debian's kernels that tests/kernels/30-real-kernels.t boots under QEMU

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A struct taskstats newer than the newest layout exitmon knows is read by
 # its known prefix: every field it knows comes out as before, exitmon says
 # once which version and size it met, and the summary counts the records

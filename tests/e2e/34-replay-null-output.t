@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Output to the null device (-o /dev/null, or standard output sent there)
 # is not formatted: the records are counted as written, and the work per
 # record drops to receiving and parsing.  The evidence is callgrind's

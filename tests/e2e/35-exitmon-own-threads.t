@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # exitmon's own thread exits (its receive threads at the end, the
 # self-check's thread at the start) are counted as self_exits and never
 # written as records, while a workload's exits still are.

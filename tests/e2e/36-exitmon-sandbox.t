@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The shipped unit can start: exitmon runs under the unit's own system call
 # filter (derived from its SystemCallFilter= lines by unit_sandbox.py) with
 # the unit's privilege set, and every system call a full run makes (capture,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Root never writes where it should not: links planted by another user are
 # refused (at start-up and on SIGHUP), the pid file is locked, fds 0-2 are
 # never an output, one file named twice is refused, every output is

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The smaller edges of issue 11: exact integers in metrics, --capture only
 # appends to a netlink pcap, an oversized packet in a replay is skipped and
 # counted, a stalled pipe reader never gets half a record, a deleted output

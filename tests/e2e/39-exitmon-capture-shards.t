@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # --capture with several shards onto a disk that fills: each shard writes
 # packets from its own thread, and a short write is cut back off.  The
 # capture must stay a sequence of whole packets (no shard's cut-back may

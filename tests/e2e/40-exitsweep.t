@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tier: busy
 # exitsweep end to end: a real tiny sweep against the kernel with exitmon
 # and exitgen, its tables, progress, CSV and JSON read back with Python's

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # kernel.task_delayacct is always put back: after SIGINT mid-sweep, after
 # SIGTERM, after a second SIGINT that cuts the cleanup short, and when a
 # run fails.  The children go with the sweep; the partial results are

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tier: busy
 # Every command in the EXAMPLES of exitsweep(1) runs, in a quick form: the
 # test appends options that shrink it (fewer runs, fewer exits, smaller

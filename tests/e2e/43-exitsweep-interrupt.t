@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # An interrupted sweep (SIGINT) says so in every result file: JSON and CSV
 # are marked partial with runs done of planned, and the plot of what
 # finished is still drawn (a valid SVG, no gnuplot error).  compare shows

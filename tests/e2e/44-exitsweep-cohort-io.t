@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # exitsweep(1)'s own I/O example (--kind cohort, sync: work, --delayacct on)
 # reports delays only the data support: a record that waited longer than
 # it lived (the kernel's "delay = uptime" records right after the sysctl

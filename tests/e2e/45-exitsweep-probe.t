@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # exitsweep --probe: each overhead run under exitprobe.  Per cell the
 # in-kernel ts_ns_per_exit, tgid_on_share ~1 for thread exits and ~0 for
 # process exits, listener_share ~1 with a listener; a cell whose exits

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # An installed exitsweep finds exitmon in the sbin directory it was built
 # for (make install puts exitmon there), even when sbin is not on PATH:
 # exitsweep built from a copy of the tree with SBINDIR set, exitmon put

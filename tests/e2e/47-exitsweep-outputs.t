@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # exitsweep's outputs and leftovers.  Every output (--csv, --json, --plot
 # SVG or PNG) goes through the one safe open and is checked before the
 # runs: a link or a file another user planted in a sticky shared directory

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # exitsweep compare and the instruction clock, on hand-made result files
 # (no guest, no privileges): a file of tools/kernel-run --clock
 # instructions (unit instr) is never set beside one timed in ns (or one

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make bench and make soak are commands, not timed tests: run both tiny, so
 # they keep working, and check what they print (not how fast).
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The collector's performance gate (make instr-gate) can fail: it passes
 # against the committed baseline, and against one edited to be 3% lower
 # for csv it fails, naming csv with both counts and the rise; a case

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tier: busy
 # tools/listener-cost run tiny: every case measured beside the floor
 # listener, every listener heard every exit and none was lost, the figures

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Files a shipper can follow (exitmon(8), "Shipping the records"): the JSON
 # Schema that --json-schema prints (and the package installs) takes every
 # record exitmon writes, live and from the real captures of struct

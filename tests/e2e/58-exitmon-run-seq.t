@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tier: busy
 # Every record knows its run, its place and its time (exitmon(8), "Run,
 # seq and time"): live, with one and two shards, in CSV and JSON lines,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tier: busy
 # exitmon --metrics counts the exits the records tell of (exitmon(8),
 # METRICS), checked against the records themselves: live, with tasks whose

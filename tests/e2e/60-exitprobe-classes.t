@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # exitprobe classifies real exits on this kernel (method sample):
 #   - thread exits have the tgid accumulator (>= 99%), process exits do not
 #     (<= 1%); descendants of the command are followed through sh -c;

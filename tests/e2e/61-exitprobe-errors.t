@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # exitprobe's methods, exit statuses and error messages:
 #   - auto says which method it used and why; fentry either works or fails
 #     with status 122 and its reason (this VM refuses BPF trampolines);

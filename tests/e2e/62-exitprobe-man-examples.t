@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Every command in exitprobe(8)'s EXAMPLES runs and succeeds as written.
 . "$(dirname "$0")/lib.sh"
 need_taskstats

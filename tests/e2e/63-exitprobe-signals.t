@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # No signal that asks to stop ends exitprobe without its report:
 #   - with --duration, each one (SIGHUP, SIGQUIT, SIGUSR1, ...) ends the
 #     measurement early, the report and summary are written, status 0;

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tier: busy
 # exitstat against a real collection: two tagged exitgen workloads with known
 # counts and work, collected by exitmon as CSV and as a pcap capture (and

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # exitstat's inputs, without privileges, from the real v16 capture's CSV and
 # JSON lines: standard input, gzip'd and rotated files; and bad input, each
 # with one clear line and nothing silently miscounted: a truncated last

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Every example in exitstat(1) runs as printed (on files made from the real
 # v16 capture under the names the examples use), and the page is lint clean.
 . "$(dirname "$0")/lib.sh"

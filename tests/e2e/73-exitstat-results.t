@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # exitstat's results held to what they claim, without privileges, on rows
 # made from the real v16 capture: a command named TOTAL cannot pass for the
 # total; sums saturate instead of wrapping; options a listing cannot honour

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make deb: the package holds exactly the expected files, installs, runs,
 # leaves the unit disabled, and removing + purging it leaves nothing behind.
 . "$(dirname "$0")/lib.sh"

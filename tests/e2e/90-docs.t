@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The documentation names only what exists.
 #  (a) --help and each man page agree on every option: what a man page's
 #      SYNOPSIS and option list name is in --help (a short letter as the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The first minute of a new user: `make demo` on a machine without the
 # libraries says what it installs and why before anything else (no
 # pkg-config noise from reading the Makefile), and the demo ends with where

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tools/include-graph, the layout's check: clean on this tree, and failing
 # on each rule it holds, in small trees made here.
 . "$(dirname "$0")/lib.sh"

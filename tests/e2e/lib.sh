@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared helpers for the end-to-end tests (sourced, POSIX sh + bash-isms ok).
 # TAP output; exit 77 only when the kernel interface is truly unavailable.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """The system call sandbox of a systemd unit, without systemd.
 
   unit_sandbox.py allowed UNIT          print the allowed system calls

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The fleet on one machine (issue 33, parts 4 and 5): three hosts and a hub
 # as network namespaces, exitmon's JSON lines shipped by rsyslog over RELP
 # into PostgreSQL, node_exporter and Prometheus; every case checked per

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """fleetcheck: the fleet tier's checks of the store against exitmon's own
 accounts (tests/fleet/, make test-fleet).
 

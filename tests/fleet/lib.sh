@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The fleet on one machine (make test-fleet): hosts as network namespaces,
 # each shipping its exitmon JSON lines with its own rsyslogd (imfile, omrelp
 # through a disk-assisted queue) to a hub namespace whose rsyslogd (imrelp,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """mkedge: a capture of taskstats messages at the edges of the schema, for
 the fleet tier (tests/fleet/, make test-fleet): every integer member of
 the struct (version 16) at its maximum (u64 18446744073709551615), and

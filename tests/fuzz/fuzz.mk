@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Fuzzing and sanitizer builds.  Included from the main Makefile (its
 # test fragments, before tests/tiers.mk: check-build names SANITIZE_BINS
 # and FUZZ_SMOKE_BINS, defined here).

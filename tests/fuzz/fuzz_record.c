@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* libFuzzer target: arbitrary bytes as a netlink message through the parser
  * and every record it yields through every output format.
  *

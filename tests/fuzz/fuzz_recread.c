@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* libFuzzer target for the readers of collected records: the first byte
  * is flags, the rest a file.
  *

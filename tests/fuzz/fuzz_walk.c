@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* libFuzzer target, differential: the collector's one-pass attribute walk
  * (record_walk_attrs: its short way for the common shape, and the general
  * walk for every other) against libnl's nla_parse with the same policies

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Write the seed corpus for fuzz_record: a few well-formed exit messages of
  * the shapes kernels send, plus the edge cases the parser must reject.
  * Usage: mkseeds DIR.  The files are committed under tests/fuzz/corpus/;

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """Hostile seeds for the readers' fuzz target (fuzz_recread.c): the inputs
 of issue #21 that once stopped or misled exitstat, each small.  Byte 0 is
 the target's flags (bit 0: decode every column; bit 1: gzip the rest

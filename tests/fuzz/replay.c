@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Run the fuzz target over saved inputs without libFuzzer: each argument is
  * a file, or a directory whose regular files are all run.  Used by
  * `make sanitize` to replay tests/fuzz/regress/ and the seed corpus under

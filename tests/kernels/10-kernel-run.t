@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tools/kernel-run itself, against one cached kernel (EXITMON_TEST_KERNEL,
 # default 6.1; fetched by kernel-fetch if not cached): the command's stdout
 # and stderr apart, its exit status, its files (binary ones too) back in

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # btf_check.py, the decoder of taskstats records by the sending kernel's
 # BTF, checked on what this repository ships: the real v16 capture agrees
 # with exitmon's replay of it under a BTF laid out as the uapi header says

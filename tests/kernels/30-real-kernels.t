@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The kit inside real kernels: Debian's own kernel packages booted under
 # QEMU by tools/kernel-run, one per struct taskstats layout users meet
 # (6.1: v13, 6.12: v14, 6.19: v16 with version-0 tgid records, 7.x: v17).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The README's example for a kernel developer, in its shape: boot a kernel
 # image (a bzImage, as arch/x86/boot/bzImage would be), run a sweep inside
 # it to a JSON file, and compare that with a sweep of this machine.  The

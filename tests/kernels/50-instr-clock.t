@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # exitprobe's exact figure under the instruction clock, in each kernel of
 # the tier (Debian's 6.1, 6.12, 6.19 and newest 7.x; KERNELS="6.1 7" to
 # choose): one boot per kernel with tools/kernel-run --clock instructions,

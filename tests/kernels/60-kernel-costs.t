@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tools/kernel-costs on one kernel, small: the table, CSV, JSON and plot
 # come back; the repeats of every cell agree (the clock counts
 # instructions); and the figures have the shape the kernel's code gives

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A patch evaluated exactly (issue 32, part 5): two kernels, each booted
 # under tools/kernel-run --clock instructions, a small sweep in each to a
 # JSON file, then `exitsweep compare A.json B.json` on the host.  Its

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """btf_check: decode taskstats records by the sending kernel's own BTF and
 compare them with exitmon's CSV of the same records.
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Runs inside a kernel under test (tools/kernel-run --add this file), in the
 # work directory the rig sends back.  It only runs things and keeps what
 # they said; tests/kernels/30-real-kernels.t on the host judges the files.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 """mksynth: a small BTF blob and a pcap of taskstats messages, for testing
 btf_check.py where no guest kernel of that version is at hand.
 

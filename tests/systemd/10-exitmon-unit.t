@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The package and its unit under a real systemd: Debian's 6.1 kernel booted
 # by tools/kernel-run with a bookworm root filesystem (tools/kernel-rootfs,
 # systemd 252 as PID 1), the .deb of `make deb` installed there, and the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Run inside a kernel-run guest with systemd as PID 1 (--rootfs): the
 # operator's path from the README's "Installing" — the package installed,
 # `systemctl enable --now exitmon`, records while a workload runs, rotation,

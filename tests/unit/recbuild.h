@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Test helper: exit records made field by field, as the parser would have
  * filled them in, for the tests of what reads records.  Header only, like
  * tsbuild.h. */

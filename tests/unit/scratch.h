@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Test helper: a scratch directory for the files a test writes and reads
  * back, made by the group setup and removed with everything in it by the
  * group teardown.  Header only, like recbuild.h; include it after

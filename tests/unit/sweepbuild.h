@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Test helper: exitsweep configurations and finished sweeps made up for
  * the tests of what plans, analyses and writes them.  Header only, like
  * recbuild.h; include it after <cmocka.h>. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The records' metrics (acct.c): outcomes, the bounded command table,
  * "other" that never decreases, every series monotonic and their sum the
  * total, histogram buckets. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The capture's staging: packets reach the file only when the stage is
  * written (full, or flushed), in order and whole; a packet larger than the
  * stage is written alone; a chunk the file cannot take whole (a short

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Unit tests of how a line an earlier run left cut is ended
  * (src/exitmon/cutline.c): never taken for a record afterwards. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* How a task ended, from the kernel's wait status (exitcode.c). */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* --comm patterns: an invalid glob is refused rather than matching
  * nothing; every valid one still reaches fnmatch() unchanged. */
 #include <fnmatch.h>

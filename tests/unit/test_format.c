@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Unit tests of the output formats (src/common/format*.c): header and
  * column names, absent fields, hostile comm bytes in every format, integer
  * conversion, snprintf semantics and the worst-case line length.

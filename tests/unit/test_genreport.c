@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Unit tests of exitgen's report (src/genreport.c): cohort grouping on the
  * two published examples, the key list, JSON escaping, the summary file. */
 #include <errno.h>

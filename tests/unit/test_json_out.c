@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Unit tests of the one JSON writer (src/common/json_out.c): string
  * escaping in both modes, numbers, nesting in the compact and the pretty
  * (json-c) layout, and the failure cases.  Documents are read back with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* key=value files (kv.c), as exitsweep reads exitmon's, exitgen's and
  * exitprobe's summaries back: the last of a key wins, numbers parsed,
  * comments and blank lines skipped, a line that is no key=value refused. */

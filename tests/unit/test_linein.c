@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The one line reader of exitmon's text records: rows spanning lines
  * inside quotes (CSV only), a last line cut short, gzip'd input read like
  * plain, and a line longer than the buffer refused. */

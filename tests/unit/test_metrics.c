@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* exitmon's metrics file (metrics.c): command names as label values
  * (escaped, valid UTF-8, one to one, "other" kept apart), and a whole file
  * with hostile commands that promtool accepts. */

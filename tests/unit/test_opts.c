@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The option value helpers: the number on success, otherwise the one
  * usage error (exit 2, "bad value for --NAME: 'VAL' (WHAT)"). */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Unit tests of the record writer (src/exitmon/output.c) on a regular file
  * that fills up (RLIMIT_FSIZE makes a write stop part way, as a full disk
  * does): the file is never cut back; a line written in part is finished

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Unit tests of the pacer (src/pace.c) and the lateness histogram
  * (src/hist.c): schedule arithmetic, reservations shared by threads,
  * absolute sleeps, stop and cutoff handling, percentiles. */

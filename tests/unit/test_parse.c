@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The one checked parser for user numbers, and CPU lists. */
 #include <errno.h>
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Unit tests of exitprobe's estimator (src/exitprobe/probe_est.c):
  * the Poisson interval against published exact (Garwood) limits, the
  * sampled and the timed estimates, the fentry histogram, and the mode of

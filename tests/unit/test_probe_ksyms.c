@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Unit tests of exitprobe's kallsyms reader (src/exitprobe/probe_ksyms.c)
  * and of its summary keys (probe_report.c) on made-up inputs. */
 #include <errno.h>

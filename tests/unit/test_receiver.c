@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The receive loop: where its slots sit in memory (the page offset that
  * keeps the kernel's copy out of 4K aliasing) and that a drain hands
  * over every queued datagram, across more than one recvmmsg batch.  A

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Unit tests of the taskstats parser (src/record.c) on messages built byte
  * by byte in the test: every struct version, padding attributes, pid+tgid
  * messages, version-0 tgid records, and malformed input of every kind. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Unit tests of the record readers (src/common/recread*.c): whatever
  * format.c writes, in CSV or JSON lines, reads back to the same record
  * (every field, its presence, the exact comm bytes); headers are read by

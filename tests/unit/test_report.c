@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* exitmon's counters are defined once (mon_counters.h): the summary file
  * carries every one of them under its name, with its value, and MON_KEY
  * names the same keys for readers such as exitsweep. */

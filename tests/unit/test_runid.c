@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Unit tests of the run id (src/exitmon/runid.c): --run-id's check, systemd's
  * invocation id taken only by the process systemd started, else random. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* safe_check_create(): an output path tried before the work -- a fresh
  * name passes and leaves nothing behind; a directory, a missing directory,
  * a directory that takes no files (/proc) and another user's file in a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Unit tests of exitstat's filter of folded keys (src/exitstat/
  * stat_bloom.c): no key put in is ever missed, the false-positive rate
  * stays under its bound however many keys go in, and the memory follows

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Unit tests of exitstat's grouping (src/exitstat/stat_group.c): what is
  * summed (pid rows) and what only counted (tgid rows), averages and peaks,
  * implausible records kept out of the delays, keys, the hash table's

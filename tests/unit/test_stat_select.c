@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Unit tests of exitstat's record selection (src/exitstat/stat_select.c):
  * exit code and signal filters, the exit-time window, tgid rows judged on
  * their pid row, and the time syntax. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Unit tests of exitstat's user names (src/exitstat/stat_user.c): one
  * lookup per uid however many records carry it, unknown uids shown as
  * numbers (and not looked up again), and every uid kept however many

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Unit tests of src/stats.c against values worked out by hand (and checked
  * with an arbitrary-precision t distribution where noted). */
 #include <errno.h>

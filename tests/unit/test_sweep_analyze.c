@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* exitsweep's statistics, end to end from runs to table numbers, against
  * values worked out by hand: cell means and their 95% intervals, the
  * overhead formula (on - off) / off x 100 with Welch's interval, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* exitmon's CSV read for a cohort: the delays and lifetimes of the
  * cohort's records, the implausible ones left out, exitgen's finish times
  * and groups, a cut last row, a gzip'd file, and what is not exitmon's

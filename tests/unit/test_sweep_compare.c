@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* compare: result files of several machines lined up cell by cell, and
  * what is no result file, or one of another kind, refused in one line. */
 #include <errno.h>

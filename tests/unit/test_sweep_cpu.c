@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* What exitsweep reads of the CPUs: the busy and idle time in /proc/stat,
  * and the kernel's tick rate (CONFIG_HZ). */
 #include <errno.h>

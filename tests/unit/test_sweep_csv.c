@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The result CSV: one row per run and one per cell, every dimension and
  * metric a column, the machine's fields quoted where they must be. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* How the figures of a sweep print in its tables: an overhead in percent
  * with its interval and the mark of no significance, a mean to so many
  * significant digits, a cost in the metric's unit. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The result JSON, read back with a real JSON reader (json-c): format,
  * machine, runs, comparisons and loss. */
 #include <json-c/json.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* What exitsweep records of the machine: the CPU model from
  * /proc/cpuinfo (a stand-in file). */
 #include <setjmp.h>

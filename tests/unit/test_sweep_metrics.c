@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The metrics on either clock: on the instruction clock every timed
  * metric is named and labelled in instr and its values scaled to plain
  * counts; nothing else changes, and the host's clock's table is the one

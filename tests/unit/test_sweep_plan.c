@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* exitsweep's plan: the option lists, the matrix, and the run order --
  * every cell once per round, each round a seeded shuffle that is the same
  * on every machine. */

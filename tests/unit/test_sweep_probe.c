@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* What exitsweep makes of exitprobe: its summary (include/probe_summary.h)
  * into a run's metrics, the probe's cost from ABBA blocks, and the
  * --probe modes. */

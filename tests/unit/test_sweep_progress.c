@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The time a sweep has left, from the runs' counts and rates before they
  * ran and from what they took after, and that time as a clock. */
 #include <math.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* kernel.task_delayacct saved, set and restored (on a stand-in file), and
  * restored from a signal handler. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* Text tables: columns as wide as their widest cell (counted in
  * characters, not bytes), some aligned right, a rule under the heading. */
 #include <setjmp.h>

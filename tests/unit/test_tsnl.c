@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* The netlink module's message side: datagram walk, strict attribute
  * tables, acks with extended-ack text.  Messages are built by hand. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Test helper: build taskstats netlink messages byte by byte, the way the
  * kernel lays them out (native endian), without using the parser's own
  * tables.  The field offsets below are written out by hand from the kernel's

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
 /* exitprobe's kernel side.  Exits are counted and classified on
  * sched_process_exit (which fires right after taskstats_exit() returns);
  * the time spent in taskstats_exit() comes either from cpu-clock samples

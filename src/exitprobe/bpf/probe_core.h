@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Minimal kernel type definitions for CO-RE: only the fields the BPF
  * programs read.  preserve_access_index makes libbpf relocate every field
  * access against the running kernel's BTF, so no vmlinux.h (and no kernel
