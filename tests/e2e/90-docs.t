@@ -188,8 +188,9 @@ while read -r f base p; do
 	case $path in
 	*/*|README.md|Makefile) if excepted "$path"; then ok "$f: $p (excepted)"
 		else check "$f: $p exists" [ -e "$TOP/$path" ]; fi ;;
+	# a bare name: a file at the top (COPYING), or one in the tree
 	*) check "$f: $p exists in the tree" eval \
-		'[ -n "$(find "$TOP/src" "$TOP/tools" "$TOP/tests" "$TOP/include" -name "$p" -print -quit)" ]' ;;
+		'[ -f "$TOP/$p" ] || [ -n "$(find "$TOP/src" "$TOP/tools" "$TOP/tests" "$TOP/include" -name "$p" -print -quit)" ]' ;;
 	esac
 done <"$T/paths"
 
